@@ -1,0 +1,260 @@
+"""Deck models: the designer's data, validated by pydantic v2 (GDD 06 §3, §7; GDD 05; GDD 07).
+
+A deck is one JSON file. Field names follow the GDD's Portuguese vocabulary (see the glossary in
+README.md); every model forbids unknown fields so a typo is an error, not a silent default.
+
+Shapes and units:
+- meters (``medidores``): 8 in the GDD, listed in the GDD 01 table order, which breaks ties (§3.3);
+  values are integers 0-100; ``inicial`` is the calibration value, 1-100 (0 would end the match).
+- actors (``atores``): satisfaction 0-100, 50 at the start (§5, Ano 1).
+- levels (``niveis``): satisfaction bands covering 0-100 without gaps; each names the card function
+  (``funcao``) that level calls for (GDD 07 §3.2); the level calling for ``ataque`` is Furioso.
+- cards (``cartas``): ``opcoes`` with ``efeitos`` (meter id -> delta) and ``efeitos_atores``
+  (actor id -> delta); ``pre_requisitos.ano_minimo`` 1-4 (default 1, §3.1.3).
+- parameters (``parametros``): the §7 tuning parameters, each limited to its safe range.
+"""
+
+from enum import Enum
+from typing import Dict, List, NamedTuple, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+YEARS = 4
+ATTACK_FUNCTION = "ataque"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CardType(str, Enum):
+    """``tipo`` of a card (GDD 05). Impeachment cards only appear in the scene (§3.1.5)."""
+
+    COMMON = "comum"
+    ACTOR = "ator"
+    IMPEACHMENT = "impeachment"
+
+
+class ApprovalStatus(str, Enum):
+    """Status of a card's learning text (D-102): only ``aprovado`` cards are drawn (§3.1.1)."""
+
+    APPROVED = "aprovado"
+    DRAFT = "rascunho"
+
+
+class Parameters(_Strict):
+    """GDD 06 §7 tuning parameters; bounds are the §7 safe ranges ("Faixa segura")."""
+
+    cartas_por_turno: int = Field(7, ge=6, le=8, description="N: cards per turn (§4)")
+    teto_obrigatorias: int = Field(3, ge=2, le=4, description="T: cap of mandatory slots (§4)")
+    limite_medidor: int = Field(
+        30, ge=25, le=35, description="a meter below this pulls a linked card (§3.3.3)"
+    )
+    limite_emergencia: int = Field(
+        10, ge=0, le=24, description="a meter closing at or below this asks an emergency (§3.3.1)"
+    )
+    limite_por_modo: int = Field(1, ge=1, le=2, description="random slots per mode a turn (§3.4)")
+
+
+class Meter(_Strict):
+    """A meter (medidor, GDD 01). ``inicial``: calibration value, 1-100."""
+
+    id: str = Field(min_length=1)
+    nome: str = Field(min_length=1)
+    inicial: int = Field(50, ge=1, le=100)
+
+
+class Level(_Strict):
+    """A satisfaction band of an actor (GDD 07 §3.2): ``minimo``..``maximo`` inclusive, 0-100."""
+
+    id: str = Field(min_length=1)
+    nome: str = Field(min_length=1)
+    minimo: int = Field(ge=0, le=100)
+    maximo: int = Field(ge=0, le=100)
+    funcao: str = Field(min_length=1, description="card function this level calls for")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Level":
+        if self.minimo > self.maximo:
+            raise ValueError(f"minimo {self.minimo} is above maximo {self.maximo}")
+        return self
+
+
+class Actor(_Strict):
+    """An interest group (ator, GDD 07); satisfaction starts at ``satisfacao_inicial`` (50)."""
+
+    id: str = Field(min_length=1)
+    nome: str = Field(min_length=1)
+    satisfacao_inicial: int = Field(50, ge=0, le=100)
+
+
+class Prerequisites(_Strict):
+    """``pre_requisitos``: ``ano_minimo`` is the only one (§3.1.3), 1-4, default 1."""
+
+    ano_minimo: int = Field(1, ge=1, le=YEARS)
+
+
+class Learning(_Strict):
+    """The card's learning text (Aprendizado, D-102) and its approval status."""
+
+    status: ApprovalStatus = ApprovalStatus.APPROVED
+    texto: str = ""
+
+
+class Option(_Strict):
+    """One option of a card. Deltas are integers added to 0-100 values, then clamped."""
+
+    texto: str = Field(min_length=1)
+    efeitos: Dict[str, int] = Field(default_factory=dict, description="meter id -> delta")
+    efeitos_atores: Dict[str, int] = Field(default_factory=dict, description="actor id -> delta")
+
+
+class Card(_Strict):
+    """A card (GDD 05). Actor cards (``tipo: ator``) name their ``ator`` and ``funcao``."""
+
+    id: str = Field(min_length=1)
+    titulo: str = Field(min_length=1)
+    texto: str = ""
+    modo: str = Field(min_length=1)
+    tipo: CardType = CardType.COMMON
+    aprendizado: Learning = Field(default_factory=Learning)
+    pre_requisitos: Prerequisites = Field(default_factory=Prerequisites)
+    ator: Optional[str] = None
+    funcao: Optional[str] = None
+    opcoes: List[Option] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _actor_fields(self) -> "Card":
+        if self.tipo == CardType.ACTOR and (self.ator is None or self.funcao is None):
+            missing = "ator" if self.ator is None else "funcao"
+            raise ValueError(f"an actor card (tipo 'ator') needs '{missing}'")
+        if self.tipo != CardType.ACTOR and (self.ator is not None or self.funcao is not None):
+            raise ValueError("only actor cards (tipo 'ator') take 'ator' and 'funcao'")
+        return self
+
+    @property
+    def playable(self) -> bool:
+        """Approved and not an impeachment card: can ever be drawn (§3.1.1, §3.1.5)."""
+        return self.aprendizado.status == ApprovalStatus.APPROVED and (
+            self.tipo != CardType.IMPEACHMENT
+        )
+
+    def linked_to(self, meter_id: str) -> bool:
+        """§3.2: linked to a meter when some option has a positive effect on it."""
+        return any(option.efeitos.get(meter_id, 0) > 0 for option in self.opcoes)
+
+
+class Deck(_Strict):
+    """A whole deck. Cross-references (ids, effects, actor functions) are checked here.
+
+    Raises ``pydantic.ValidationError`` (wrapped as ``DeckError`` by ``load_deck``) naming the
+    card index and field, e.g. ``cartas.3.opcoes.0.efeitos``.
+    """
+
+    nome: str = "baralho"
+    parametros: Parameters = Field(default_factory=Parameters)
+    medidores: List[Meter] = Field(min_length=1)
+    niveis: List[Level] = Field(min_length=1)
+    atores: List[Actor] = Field(default_factory=list)
+    cartas: List[Card] = Field(default_factory=list)
+
+    @field_validator("niveis")
+    @classmethod
+    def _bands_cover_0_100(cls, levels: List[Level]) -> List[Level]:
+        bands = sorted(levels, key=lambda level: level.minimo)
+        expected = 0
+        for level in bands:
+            if level.minimo != expected:
+                raise ValueError(
+                    f"satisfaction bands must cover 0-100 without gaps or overlaps: level "
+                    f"'{level.id}' starts at {level.minimo}, expected {expected}"
+                )
+            expected = level.maximo + 1
+        if expected != 101:
+            raise ValueError(f"satisfaction bands end at {expected - 1}, expected 100")
+        attack = [level.id for level in levels if level.funcao == ATTACK_FUNCTION]
+        if len(attack) != 1:
+            raise ValueError(
+                f"exactly one level must call for function '{ATTACK_FUNCTION}' (Furioso); "
+                f"found {len(attack)}"
+            )
+        return levels
+
+    @model_validator(mode="after")
+    def _cross_references(self) -> "Deck":
+        issues = reference_issues(self)
+        if issues:
+            raise DeckReferenceError(issues)
+        return self
+
+    def level_of(self, satisfaction: int) -> Level:
+        """The level (GDD 07 §3.2) whose band holds ``satisfaction`` (0-100)."""
+        for level in self.niveis:
+            if level.minimo <= satisfaction <= level.maximo:
+                return level
+        raise ValueError(f"satisfaction {satisfaction} outside 0-100")
+
+
+class Issue(NamedTuple):
+    """One problem found in a deck: the card it is about (or None), the field path, the message."""
+
+    card_id: Optional[str]
+    field: str
+    message: str
+
+
+class DeckReferenceError(ValueError):
+    """Raised inside validation when ids do not resolve; carries every ``Issue`` found."""
+
+    def __init__(self, issues: List[Issue]) -> None:
+        super().__init__("; ".join(f"{i.field}: {i.message}" for i in issues))
+        self.issues = issues
+
+
+def reference_issues(deck: "Deck") -> List[Issue]:
+    """Cross-reference errors of a structurally valid deck (ids, effects, actor functions)."""
+    issues: List[Issue] = []
+    for field, ids in (
+        ("medidores", [m.id for m in deck.medidores]),
+        ("niveis", [lv.id for lv in deck.niveis]),
+        ("atores", [a.id for a in deck.atores]),
+        ("cartas", [c.id for c in deck.cartas]),
+    ):
+        seen = set()
+        for i, ident in enumerate(ids):
+            if ident in seen:
+                card = ident if field == "cartas" else None
+                issues.append(Issue(card, f"{field}.{i}.id", f"duplicate id '{ident}'"))
+            seen.add(ident)
+    meters = {m.id for m in deck.medidores}
+    actors = {a.id for a in deck.atores}
+    functions = sorted({lv.funcao for lv in deck.niveis})
+    for i, card in enumerate(deck.cartas):
+        here = f"cartas.{i}"
+        if card.ator is not None and card.ator not in actors:
+            issues.append(Issue(card.id, f"{here}.ator", f"unknown actor '{card.ator}'"))
+        if card.funcao is not None and card.funcao not in functions:
+            issues.append(
+                Issue(
+                    card.id,
+                    f"{here}.funcao",
+                    f"no level calls for function '{card.funcao}' "
+                    f"(levels call for: {', '.join(functions)})",
+                )
+            )
+        for j, option in enumerate(card.opcoes):
+            for meter in option.efeitos:
+                if meter not in meters:
+                    issues.append(
+                        Issue(card.id, f"{here}.opcoes.{j}.efeitos", f"unknown meter '{meter}'")
+                    )
+            for actor in option.efeitos_atores:
+                if actor not in actors:
+                    issues.append(
+                        Issue(
+                            card.id,
+                            f"{here}.opcoes.{j}.efeitos_atores",
+                            f"unknown actor '{actor}'",
+                        )
+                    )
+    return issues
