@@ -1,0 +1,31 @@
+"""Deck warnings: what is legal but risky for the draw (GDD 06 §5, §3.3)."""
+
+from typing import List
+
+from .compiled import CompiledDeck
+from .deck import Deck, Issue
+from .engine import YEARS
+
+
+def deck_warnings(deck: Deck) -> List[Issue]:
+    """Warnings as ``Issue`` rows: too few playable cards for 4 x N slots (§5, D-102), a meter no
+    card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
+    an attack card (§3.3.2)."""
+    ix = CompiledDeck(deck)
+    out: List[Issue] = []
+    playable = sum(ix.playable)
+    slots = ix.n_slots * YEARS
+    if playable < slots:
+        out.append(Issue(None, "cartas", f"{playable} playable cards for {slots} slots: matches "
+                                         f"will end short (§5, CA-11)"))
+    for m, meter in enumerate(ix.meter_ids):
+        if not ix.linked[m]:
+            out.append(Issue(None, f"medidores.{m}", f"no playable card is linked to meter "
+                                                     f"'{meter}' (§3.2): its emergency and meter "
+                                                     f"slots will go to the random draw (§5)"))
+    for a, actor in enumerate(ix.actor_ids):
+        if not ix.attack_cards[a]:
+            out.append(Issue(None, f"atores.{a}", f"actor '{actor}' has no playable attack card "
+                                                  f"(funcao 'ataque'): when Furioso, its mandatory "
+                                                  f"slot goes to the random draw (§5)"))
+    return out

@@ -1,0 +1,277 @@
+"""``sorteio``: the designers' command line (click + rich).
+
+Exit codes: 0 ok, 2 bad input (a broken deck or saved match, a bad option). User errors print one
+clear message per problem, never a traceback.
+"""
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from .checks import deck_warnings
+from .deck import Deck
+from .engine import DRAWING, ENDED, TURN_START, Engine
+from .errors import SorteioError
+from .loader import BUILTIN_DECKS, DeckError, format_issue, load_deck, resolve_deck_path
+from .match import POLICIES, MatchObserver, Step, make_policy, play_match, play_turn
+from .results import TurnEnd, TurnStart
+from .simulate import simulate
+from .state import load_state, save_state
+
+BAD_INPUT = 2
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
+deck_option = click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
+seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+                           help="seed of the draw (and of the random player)")
+policy_option = click.option("--policy", default="random", show_default=True,
+                             type=click.Choice(list(POLICIES)),
+                             help="player: random, or protect the weakest meter")
+json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+
+
+def describe(reason: dict) -> str:
+    """One line saying why a card was drawn (§3.3, §3.4)."""
+    kind = reason["kind"]
+    if kind == "mandatory":
+        return f"obrigatória: {reason['obligation']} {reason['target']}"
+    if kind == "scene":
+        return "cena de impeachment (fora das vagas)"
+    text = f"sorteada entre {reason['candidates']}"
+    if reason["mode_relaxed"]:
+        text += ", modo relaxado"
+    if reason["replaces"]:
+        text += f", no lugar de {reason['replaces']['kind']} {reason['replaces']['target']}"
+    return text
+
+
+class _Printer(MatchObserver):
+    """Prints a match card by card, or collects it for ``--json``."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.events: list = []
+
+    def turn_started(self, turn: TurnStart) -> None:
+        if self.as_json:
+            self.events.append({"event": "turn_started", **turn.to_dict()})
+            return
+        out.rule(f"Ano {turn.year}")
+        for ob in turn.mandatory:
+            card = ob.card_id or "sem carta elegível: vaga vai ao sorteio"
+            out.print(f"  obrigatória {ob.kind} {ob.target}: {card}")
+
+    def card_played(self, step: Step) -> None:
+        draw, choice = step
+        if self.as_json:
+            self.events.append({"event": "card_played", "draw": draw.to_dict(),
+                                "choice": choice.to_dict()})
+            return
+        card = draw.card
+        out.print(f"[bold]{draw.year}.{draw.slot}[/] {card['id']} «{card['titulo']}» "
+                  f"[dim]({card['modo']}; {describe(draw.reason)})[/]")
+        option = card["opcoes"][choice.option]["texto"]
+        meters = " ".join(f"{k}={v}" for k, v in choice.meters.items())
+        out.print(f"    → {option}", soft_wrap=True)
+        out.print(f"    [dim]{meters}[/]", soft_wrap=True)
+
+    def turn_ended(self, end: TurnEnd) -> None:
+        if self.as_json:
+            self.events.append({"event": "turn_ended", **end.to_dict()})
+        elif end.short:
+            out.print(f"  [yellow]turno curto: {end.cards} cartas (§5)[/]")
+
+
+def _load(deck_path: Optional[str]) -> Deck:
+    return load_deck(deck_path)
+
+
+def _read_json(path: str) -> object:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SorteioError(f"{path}: cannot read: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SorteioError(f"{path}: not a JSON file: {exc}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sorteio")
+def cli() -> None:
+    """GDD 06 "Sorteio": play, preview, validate and simulate the card draw."""
+
+
+@cli.command()
+@deck_option
+@seed_option
+@policy_option
+@json_option
+@click.option("--stop-after", type=click.IntRange(min=1), default=None, metavar="CARDS",
+              help="stop after this many cards (use with --save)")
+@click.option("--save", "save_path", default=None, metavar="FILE",
+              help="write the match state here when the match stops")
+def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
+    """Play one whole match card by card: year, slot, card, why it came, option, meters."""
+    deck = _load(deck_path)
+    printer = _Printer(as_json)
+    engine = Engine(deck, seed)
+    if stop_after is None:
+        ending = play_match(deck, seed, policy, observer=printer, engine=engine)
+    else:
+        ending = _play_some(engine, make_policy(policy, seed), stop_after, printer)
+    if save_path:
+        Path(save_path).write_text(json.dumps(save_state(engine)), encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps({"seed": seed, "events": printer.events,
+                               "ending": ending.to_dict() if ending else None},
+                              ensure_ascii=False))
+        return
+    if ending is None:
+        out.print(f"parada após {len(engine.played)} cartas; fase {engine.phase}")
+    else:
+        zeroed = f" ({ending.zeroed} chegou a 0)" if ending.zeroed else ""
+        out.rule("Fim")
+        out.print(f"{ending.reason}{zeroed} no ano {ending.year} com {ending.cards_played} cartas"
+                  + (" (partida curta)" if ending.short else ""))
+    if save_path:
+        out.print(f"estado salvo em {save_path}")
+
+
+def _play_some(engine: Engine, chooser, cards: int, printer: _Printer):
+    while engine.phase != ENDED and len(engine.played) < cards:
+        if engine.phase == TURN_START:
+            printer.turn_started(engine.start_turn())
+            continue
+        draw = engine.draw()
+        if draw is None:
+            printer.turn_ended(engine.last_turn_end)
+            continue
+        if len(engine.played) < cards:
+            printer.card_played(Step(draw, engine.choose(chooser(engine, draw))))
+    return engine.ending
+
+
+@cli.command()
+@deck_option
+@click.option("--state", "state_path", required=True, metavar="STATE.json",
+              help="a match saved by `play --save` or by the Godot node")
+@seed_option
+@policy_option
+@json_option
+def turn(deck_path, state_path, seed, policy, as_json) -> None:
+    """Preview the cards the next turn would draw from a saved match, with reasons.
+
+    Cards after the first depend on the options chosen (actor moods change eligibility), so the
+    preview plays them with --policy.
+    """
+    deck = _load(deck_path)
+    engine = load_state(deck, _read_json(state_path))
+    printer = _Printer(as_json)
+    if engine.phase == ENDED:
+        raise SorteioError(f"{state_path}: the match has already ended")
+    if engine.phase == "awaiting_choice":
+        raise SorteioError(f"{state_path}: a card is waiting for its option; choose it first")
+    if engine.phase == TURN_START:
+        printer.turn_started(engine.start_turn())
+    if engine.phase == DRAWING:
+        play_turn(engine, make_policy(policy, seed), printer)
+    if as_json:
+        click.echo(json.dumps({"events": printer.events}, ensure_ascii=False))
+
+
+@cli.command()
+@click.argument("deck_path", metavar="DECK")
+@json_option
+def validate(deck_path, as_json) -> None:
+    """Check a deck: errors (exit 2) name the file, card and field; warnings do not fail."""
+    source = str(resolve_deck_path(deck_path))
+    try:
+        deck = load_deck(deck_path)
+    except DeckError as exc:
+        if as_json:
+            click.echo(json.dumps({"file": source, "valid": False,
+                                   "errors": [i._asdict() for i in exc.issues]},
+                                  ensure_ascii=False))
+            sys.exit(BAD_INPUT)
+        raise
+    warnings = deck_warnings(deck)
+    if as_json:
+        click.echo(json.dumps({"file": source, "valid": True, "errors": [],
+                               "warnings": [i._asdict() for i in warnings]}, ensure_ascii=False))
+        return
+    for issue in warnings:
+        err.print(f"[yellow]warning[/]: {format_issue(source, issue)}", soft_wrap=True)
+    playable = sum(c.playable for c in deck.cartas)
+    out.print(f"{source}: ok — {len(deck.cartas)} cards ({playable} playable), "
+              f"{len(deck.medidores)} meters, {len(deck.atores)} actors, "
+              f"{len(warnings)} warning(s)", soft_wrap=True)
+
+
+@cli.command()
+def schema() -> None:
+    """Print the deck's JSON Schema (for editors that validate while you type)."""
+    click.echo(json.dumps(Deck.model_json_schema(), indent=2, ensure_ascii=False))
+
+
+@cli.command("simulate")
+@deck_option
+@click.option("--matches", default=3000, show_default=True, type=click.IntRange(min=1))
+@seed_option
+@policy_option
+@json_option
+def simulate_cmd(deck_path, matches, seed, policy, as_json) -> None:
+    """Play many matches and summarise: catastrophe rate, meters, draws per card and mode."""
+    deck = _load(deck_path)
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("partidas", total=matches)
+        summary = simulate(deck, matches, seed, policy,
+                           progress=lambda done: bar.update(task, completed=done))
+    if as_json:
+        click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
+        return
+    out.print(f"{matches} partidas, seed {seed}, jogador {policy}")
+    out.print(f"catástrofe: {summary.catastrophe_rate:.1%}  ·  obrigatórias por turno: "
+              f"{summary.mandatory_per_turn:.2f}  ·  turnos curtos: {summary.short_turns}")
+    table = Table("medidor", "média final")
+    for meter, mean in summary.ending_meters_mean.items():
+        table.add_row(meter, f"{mean:.1f}")
+    out.print(table)
+    modes = Table("modo", "sorteios")
+    for mode, count in summary.mode_draws.items():
+        modes.add_row(mode, str(count))
+    out.print(modes)
+    top = sorted(summary.card_draws.items(), key=lambda kv: -kv[1])
+    out.print("mais sorteadas: " + ", ".join(f"{c} {n}" for c, n in top[:10]))
+    if summary.never_drawn:
+        out.print("nunca sorteadas: " + ", ".join(summary.never_drawn))
+
+
+def main() -> None:
+    """Entry point: runs the CLI, turning user errors into exit code 2 without a traceback."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except SorteioError as exc:
+        for line in str(exc).splitlines():
+            err.print(f"[red]error[/]: {line}", soft_wrap=True)
+        sys.exit(BAD_INPUT)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()
