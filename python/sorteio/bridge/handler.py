@@ -1,0 +1,288 @@
+"""The one request handler behind both Godot bridges (socket and in-process godot-python).
+
+It turns a request dict into a reply dict and never raises: a malformed request, an unknown
+method, a wrong token, a rule the engine refuses or a bug all become error replies, so a bridge
+keeps serving. The rules stay in ``sorteio.engine``; this module only translates.
+
+Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
+
+- ``ping`` -> ``{"pong": true, "protocol": 1}``
+- ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null]
+  -> ``{"seed", "deck": <summary>, "snapshot"}``
+- ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
+- ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
+  "snapshot"}``; a null draw means the engine closed the turn
+- ``choose`` [``option``: index into ``card.opcoes``]
+  -> ``{"choice": Choice, "ending", "snapshot"}``
+- ``save`` -> ``{"state": <JSON-safe dict for load>}``
+- ``load`` [``state``: a dict from save] -> same as ``state``
+- ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
+"""
+
+import hmac
+import json
+import secrets
+import sys
+import traceback
+from typing import Any, Callable, Dict, Optional
+
+from ..loader import DeckError, SorteioError, load_deck
+from . import protocol
+
+PROTOCOL_VERSION = 1
+STATE_FORMAT = 1
+SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
+
+
+class RequestError(Exception):
+    """A request refused before reaching the engine: ``code`` and a message for the reply."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _default_engine_cls() -> Any:
+    from ..engine import Engine
+
+    return Engine
+
+
+def _dict(value: Any) -> Optional[Dict[str, Any]]:
+    return None if value is None else value.to_dict()
+
+
+def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
+    """What a display needs to know about a deck: names of meters, actors and levels."""
+    return {
+        "nome": deck.nome,
+        "source": source,
+        "cartas_por_turno": deck.parametros.cartas_por_turno,
+        "cards": len(deck.cartas),
+        "medidores": [{"id": m.id, "nome": m.nome, "inicial": m.inicial} for m in deck.medidores],
+        "atores": [
+            {"id": a.id, "nome": a.nome, "satisfacao_inicial": a.satisfacao_inicial}
+            for a in deck.atores
+        ],
+        "niveis": [
+            {
+                "id": lv.id,
+                "nome": lv.nome,
+                "minimo": lv.minimo,
+                "maximo": lv.maximo,
+                "funcao": lv.funcao,
+            }
+            for lv in deck.niveis
+        ],
+    }
+
+
+class RequestHandler:
+    """Holds one match (deck + engine) and answers requests about it.
+
+    ``token``: when set, every request must carry it (the socket bridge sets one per launch;
+    the in-process bridge has no other client and passes None).
+    ``engine_cls``: the engine class (``sorteio.engine.Engine`` unless a test injects one).
+    """
+
+    def __init__(self, token: Optional[str] = None, engine_cls: Any = None) -> None:
+        self.token = token
+        self._engine_cls = engine_cls
+        self.deck: Any = None
+        self.deck_source: Optional[str] = None
+        self.engine: Any = None
+        self.seed: Optional[int] = None
+        self.pending: Optional[Dict[str, Any]] = None  # the drawn card awaiting a choice
+        self._methods: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
+            "ping": self._ping,
+            "new_match": self._new_match,
+            "start_turn": self._start_turn,
+            "draw": self._draw,
+            "choose": self._choose,
+            "save": self._save,
+            "load": self._load,
+            "state": self._state,
+        }
+
+    @property
+    def methods(self) -> list:
+        return sorted(self._methods)
+
+    # -- entry points -------------------------------------------------------------------
+
+    def handle_json(self, text: str) -> str:
+        """In-process bridge entry: request JSON text in, reply JSON text out."""
+        try:
+            request = protocol.decode_text(text)
+        except protocol.FrameError as exc:
+            reply = protocol.error_reply(None, exc.code, str(exc))
+        else:
+            reply = self.handle(request)
+        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+
+    def handle(self, request: Any) -> Dict[str, Any]:
+        """Answer one decoded request. Never raises."""
+        request_id = request.get("id") if isinstance(request, dict) else None
+        try:
+            method, params = self._check(request)
+            return protocol.ok_reply(request_id, self._methods[method](params))
+        except RequestError as exc:
+            return protocol.error_reply(request_id, exc.code, str(exc))
+        except DeckError as exc:
+            return protocol.error_reply(request_id, protocol.DECK_ERROR, str(exc))
+        except SorteioError as exc:
+            return protocol.error_reply(request_id, protocol.RULE_ERROR, str(exc))
+        except Exception as exc:  # a bug must not take the bridge down
+            traceback.print_exc(file=sys.stderr)
+            message = f"{type(exc).__name__}: {exc}"
+            return protocol.error_reply(request_id, protocol.INTERNAL_ERROR, message)
+
+    def authorized(self, request: Any) -> bool:
+        """True when no token is required or the request carries the right one."""
+        if self.token is None:
+            return True
+        token = request.get("token") if isinstance(request, dict) else None
+        if not isinstance(token, str):
+            return False
+        return hmac.compare_digest(token.encode("utf-8"), self.token.encode("utf-8"))
+
+    def _check(self, request: Any) -> Any:
+        if not isinstance(request, dict):
+            raise RequestError(protocol.BAD_REQUEST, "a request must be a JSON object")
+        if not self.authorized(request):
+            raise RequestError(protocol.UNAUTHORIZED, "missing or wrong token")
+        method = request.get("method")
+        if not isinstance(method, str):
+            raise RequestError(protocol.BAD_REQUEST, "a request needs a 'method' string")
+        if method not in self._methods:
+            known = ", ".join(self.methods)
+            raise RequestError(
+                protocol.UNKNOWN_METHOD, f"unknown method '{method}' (known: {known})"
+            )
+        params = request.get("params")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise RequestError(protocol.BAD_REQUEST, "'params' must be a JSON object")
+        return method, params
+
+    # -- helpers --------------------------------------------------------------------------
+
+    @property
+    def engine_cls(self) -> Any:
+        if self._engine_cls is None:
+            self._engine_cls = _default_engine_cls()
+        return self._engine_cls
+
+    def _engine(self) -> Any:
+        if self.engine is None:
+            raise RequestError(protocol.NO_MATCH, "no match: call new_match or load first")
+        return self.engine
+
+    def _ending(self) -> Optional[Dict[str, Any]]:
+        return _dict(self.engine.ending)
+
+    def _snapshot(self) -> Dict[str, Any]:
+        return self.engine.snapshot()
+
+    @staticmethod
+    def _int_param(params: Dict[str, Any], name: str, required: bool) -> Optional[int]:
+        value = params.get(name)
+        if value is None and not required:
+            return None
+        # JSON from Godot may carry 3.0 for 3; bool is an int subclass and is refused.
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RequestError(protocol.BAD_REQUEST, f"'{name}' must be an integer")
+        return value
+
+    # -- methods --------------------------------------------------------------------------
+
+    def _ping(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        return {"pong": True, "protocol": PROTOCOL_VERSION}
+
+    def _new_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        source = params.get("deck")
+        if source is not None and not isinstance(source, str):
+            raise RequestError(protocol.BAD_REQUEST, "'deck' must be a path, a name or null")
+        seed = self._int_param(params, "seed", required=False)
+        if seed is None:
+            seed = secrets.randbelow(SEED_LIMIT)
+        deck = load_deck(source or None)
+        engine = self.engine_cls(deck, seed=seed)
+        self.deck, self.deck_source, self.engine = deck, source or None, engine
+        self.seed, self.pending = seed, None
+        return {
+            "seed": seed,
+            "deck": deck_summary(deck, self.deck_source),
+            "snapshot": self._snapshot(),
+        }
+
+    def _start_turn(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        turn = self._engine().start_turn()
+        return {"turn": turn.to_dict(), "snapshot": self._snapshot()}
+
+    def _draw(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        engine = self._engine()
+        drawn = engine.draw()
+        draw = _dict(drawn)
+        self.pending = draw
+        turn_end = None if drawn is not None else _dict(engine.last_turn_end)
+        return {
+            "draw": draw,
+            "turn_end": turn_end,
+            "ending": self._ending(),
+            "snapshot": self._snapshot(),
+        }
+
+    def _choose(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        engine = self._engine()
+        option = self._int_param(params, "option", required=True)
+        choice = engine.choose(option)
+        self.pending = None
+        return {"choice": choice.to_dict(), "ending": self._ending(), "snapshot": self._snapshot()}
+
+    def _save(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        engine = self._engine()
+        state = {
+            "format": STATE_FORMAT,
+            "deck": self.deck_source,
+            "seed": self.seed,
+            "pending": self.pending,
+            "engine": engine.to_state(),
+        }
+        return {"state": state}
+
+    def _load(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        state = params.get("state")
+        if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
+            raise RequestError(protocol.BAD_REQUEST, "'state' must be a dict returned by save")
+        if state.get("format") != STATE_FORMAT:
+            raise RequestError(
+                protocol.BAD_REQUEST,
+                f"saved state format {state.get('format')!r} is not {STATE_FORMAT}",
+            )
+        source = state.get("deck")
+        if source is not None and not isinstance(source, str):
+            raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
+        pending = state.get("pending")
+        if pending is not None and not isinstance(pending, dict):
+            raise RequestError(protocol.BAD_REQUEST, "saved 'pending' must be a dict or null")
+        deck = load_deck(source or None)
+        engine = self.engine_cls.from_state(deck, state["engine"])
+        seed = state.get("seed")
+        self.deck, self.deck_source, self.engine = deck, source or None, engine
+        self.seed = seed if isinstance(seed, int) else None
+        self.pending = pending if engine.phase == "awaiting_choice" else None
+        return self._state({})
+
+    def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        self._engine()
+        return {
+            "seed": self.seed,
+            "deck": deck_summary(self.deck, self.deck_source),
+            "pending": self.pending,
+            "ending": self._ending(),
+            "snapshot": self._snapshot(),
+        }

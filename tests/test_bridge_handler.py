@@ -1,0 +1,186 @@
+"""The one request handler both bridges use, against the real engine and the default deck."""
+
+import json
+
+import pytest
+
+from sorteio.bridge import protocol
+from sorteio.bridge.handler import RequestHandler
+from sorteio.loader import load_deck
+
+
+def call(handler, method, **params):
+    reply = handler.handle({"id": 1, "method": method, "params": params})
+    assert reply["id"] == 1
+    return reply
+
+
+def ok(handler, method, **params):
+    reply = call(handler, method, **params)
+    assert reply["ok"] is True, reply
+    return reply["result"]
+
+
+def play(handler, pick=lambda draw: draw["option_order"][0]):
+    """Play to the end through the handler; returns the list of events in order."""
+    events = []
+    while True:
+        state = ok(handler, "state")
+        if state["ending"] is not None:
+            return events
+        turn = ok(handler, "start_turn")["turn"]
+        events.append(("turn", turn))
+        while True:
+            result = ok(handler, "draw")
+            if result["draw"] is None:
+                events.append(("turn_end", result["turn_end"]))
+                if result["ending"] is not None:
+                    events.append(("ending", result["ending"]))
+                break
+            events.append(("draw", result["draw"]))
+            choice = ok(handler, "choose", option=pick(result["draw"]))
+            events.append(("choice", choice["choice"]))
+            if choice["ending"] is not None:
+                events.append(("ending", choice["ending"]))
+                return events
+
+
+def test_new_match_describes_the_deck():
+    handler = RequestHandler()
+    result = ok(handler, "new_match", seed=7)
+    deck = load_deck(None)
+    assert result["seed"] == 7
+    assert [m["id"] for m in result["deck"]["medidores"]] == [m.id for m in deck.medidores]
+    assert "Saúde" in [m["nome"] for m in result["deck"]["medidores"]]
+    assert result["deck"]["cartas_por_turno"] == 7
+    assert result["snapshot"]["year"] == 1 and result["snapshot"]["phase"] == "turn_start"
+
+
+def test_a_match_played_through_the_handler_follows_the_rules():
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=3)
+    events = play(handler)
+    draws = [e[1] for e in events if e[0] == "draw"]
+    ids = [d["card_id"] for d in draws]
+    assert len(ids) == len(set(ids)), "a card repeated"
+    ends = [e[1] for e in events if e[0] == "turn_end"]
+    for end in ends:
+        if not end["short"]:
+            assert end["cards"] == 7
+    assert events[-1][0] == "ending"
+    for draw in draws:
+        assert sorted(draw["option_order"]) == list(range(len(draw["card"]["opcoes"])))
+        assert draw["reason"]["kind"] in ("mandatory", "random")
+
+
+def test_the_handler_adds_nothing_to_the_engine():
+    """Same seed, same picks: the handler's replies equal the engine's own dicts."""
+    from sorteio.engine import Engine
+
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=11)
+    engine = Engine(load_deck(None), seed=11)
+    assert ok(handler, "start_turn")["turn"] == engine.start_turn().to_dict()
+    for _ in range(3):
+        draw = engine.draw()
+        assert ok(handler, "draw")["draw"] == draw.to_dict()
+        assert (
+            ok(handler, "choose", option=draw.option_order[-1])["choice"]
+            == engine.choose(draw.option_order[-1]).to_dict()
+        )
+    assert ok(handler, "state")["snapshot"] == engine.snapshot()
+
+
+def test_save_and_load_mid_turn_continue_exactly():
+    first = RequestHandler()
+    ok(first, "new_match", seed=5)
+    ok(first, "start_turn")
+    ok(first, "choose", option=ok(first, "draw")["draw"]["option_order"][0])
+    pending = ok(first, "draw")["draw"]  # awaiting a choice
+    state = json.loads(json.dumps(ok(first, "save")["state"]))  # as it travels
+    rest_first = play_rest(first, pending)
+
+    second = RequestHandler()
+    loaded = ok(second, "load", state=state)
+    assert loaded["pending"] == pending
+    assert loaded["snapshot"]["phase"] == "awaiting_choice"
+    assert play_rest(second, loaded["pending"]) == rest_first
+
+
+def play_rest(handler, pending):
+    ok(handler, "choose", option=pending["option_order"][0])
+    rest = []
+    while True:
+        result = ok(handler, "draw")
+        if result["draw"] is None:
+            rest.append(result["turn_end"])
+            break
+        rest.append(result["draw"])
+        ok(handler, "choose", option=result["draw"]["option_order"][0])
+    return rest
+
+
+def test_engine_refusals_become_rule_errors():
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    reply = call(handler, "draw")
+    assert reply["ok"] is False and reply["error"]["code"] == protocol.RULE_ERROR
+    ok(handler, "start_turn")
+    draw = ok(handler, "draw")["draw"]
+    assert call(handler, "draw")["error"]["code"] == protocol.RULE_ERROR
+    bad = call(handler, "choose", option=len(draw["card"]["opcoes"]))
+    assert bad["error"]["code"] == protocol.RULE_ERROR
+    assert call(handler, "choose", option=True)["error"]["code"] == protocol.BAD_REQUEST
+    assert call(handler, "choose")["error"]["code"] == protocol.BAD_REQUEST
+    ok(handler, "choose", option=1.0)  # Godot's JSON may send whole floats
+
+
+def test_bad_saved_state_is_refused_and_the_match_kept():
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    state = ok(handler, "save")["state"]
+    broken = dict(state, engine=dict(state["engine"], year="four"))
+    assert call(handler, "load", state=broken)["error"]["code"] == protocol.RULE_ERROR
+    assert call(handler, "load", state=dict(state, format=99))["error"]["code"] == (
+        protocol.BAD_REQUEST
+    )
+    assert ok(handler, "state")["snapshot"]["year"] == 1
+
+
+def test_deck_errors_name_the_problem(tmp_path):
+    deck = tmp_path / "ruim.json"
+    deck.write_text('{"medidores": []}', encoding="utf-8")
+    reply = call(RequestHandler(), "new_match", deck=str(deck))
+    assert reply["error"]["code"] == protocol.DECK_ERROR
+    assert "ruim.json" in reply["error"]["message"]
+
+
+def test_a_bug_is_an_internal_error_not_a_crash():
+    class Exploding:
+        def __init__(self, deck, seed=0):
+            raise ZeroDivisionError("boom")
+
+    reply = call(RequestHandler(engine_cls=Exploding), "new_match")
+    assert reply["error"] == {"code": protocol.INTERNAL_ERROR, "message": "ZeroDivisionError: boom"}
+
+
+@pytest.mark.parametrize(
+    "token, code", [(None, "unauthorized"), ("nope", "unauthorized"), (5, "unauthorized")]
+)
+def test_token_is_checked_first(token, code):
+    handler = RequestHandler(token="right")
+    reply = handler.handle({"id": 2, "token": token, "method": "nonexistent"})
+    assert reply == {
+        "id": 2,
+        "ok": False,
+        "error": {"code": code, "message": "missing or wrong token"},
+    }
+    assert handler.handle({"id": 3, "token": "right", "method": "ping"})["ok"] is True
+
+
+def test_handle_json_round_trips_accents_and_reports_bad_json():
+    handler = RequestHandler()
+    reply = json.loads(handler.handle_json('{"id": 4, "method": "new_match", "params": {}}'))
+    assert "Saúde" in json.dumps(reply, ensure_ascii=False)
+    bad = json.loads(handler.handle_json("{oops"))
+    assert bad["id"] is None and bad["error"]["code"] == protocol.BAD_FRAME

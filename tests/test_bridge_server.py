@@ -1,0 +1,258 @@
+"""Socket bridge robustness, against the real server process (``python -m sorteio.bridge.server``).
+
+Every bad client gets an error reply or a closed connection, and the server keeps serving.
+"""
+
+import json
+import os
+import socket
+import stat
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bridge_fakes import Client
+from sorteio.bridge import protocol
+
+START_TIMEOUT = 15.0
+
+
+def start_server(tmp_path: Path, *extra: str):
+    port_file = tmp_path / "bridge.json"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sorteio.bridge.server",
+            "--port",
+            "0",
+            "--port-file",
+            str(port_file),
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + START_TIMEOUT
+    while not port_file.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            _out, err = proc.communicate()
+            raise AssertionError(f"server did not start: {err.decode()}")
+        time.sleep(0.02)
+    info = json.loads(port_file.read_text())
+    return proc, info, port_file
+
+
+@pytest.fixture()
+def server(tmp_path):
+    proc, info, _port_file = start_server(tmp_path)
+    yield proc, info
+    proc.kill()
+    proc.wait(timeout=5)
+
+
+def alive(info) -> bool:
+    """The server still answers a well-formed, authorized request on a new connection."""
+    client = Client(info["port"], info["token"])
+    try:
+        reply = client.call("ping")
+    finally:
+        client.close()
+    return reply == {"id": 1, "ok": True, "result": {"pong": True, "protocol": 1}}
+
+
+def test_port_file_is_private_and_names_this_server(server, tmp_path):
+    proc, info = server
+    mode = stat.S_IMODE(os.stat(tmp_path / "bridge.json").st_mode)
+    assert mode == 0o600
+    assert info["pid"] == proc.pid
+    assert len(info["token"]) >= 32
+    assert alive(info)
+
+
+def test_listens_on_127_0_0_1_only(server):
+    _, info = server
+    # Linux routes all of 127/8 to the loopback device: a server bound to 0.0.0.0 would accept
+    # 127.0.0.2 too, one bound to 127.0.0.1 refuses it.
+    if not sys.platform.startswith("linux"):
+        pytest.skip("relies on Linux routing 127/8 to lo")
+    with socket.socket() as probe:
+        probe.settimeout(2)
+        with pytest.raises(OSError):
+            probe.connect(("127.0.0.2", info["port"]))
+    assert alive(info)
+
+
+def test_refuses_a_non_loopback_host():
+    result = subprocess.run(
+        [sys.executable, "-m", "sorteio.bridge.server", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert "loopback" in result.stderr
+
+
+def test_accents_survive_both_ways(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    reply = client.call("ação_inválida")
+    client.close()
+    assert reply["ok"] is False
+    assert reply["error"]["code"] == protocol.UNKNOWN_METHOD
+    assert "'ação_inválida'" in reply["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        (b"{not json", protocol.BAD_FRAME),
+        (b"\xff\xfe\xfa", protocol.BAD_FRAME),
+        (b"[1, 2, 3]", protocol.BAD_REQUEST),
+        (b'"just a string"', protocol.BAD_REQUEST),
+        (b'{"id": 1}', protocol.UNAUTHORIZED),
+    ],
+)
+def test_malformed_frames_get_an_error_reply(server, body, code):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    client.send_body(body)
+    reply = client.recv_reply()
+    assert reply["ok"] is False and reply["error"]["code"] == code
+    if code != protocol.UNAUTHORIZED:
+        # The connection goes on: the next request on it is answered.
+        assert client.call("ping")["ok"] is True
+    client.close()
+    assert alive(info)
+
+
+def test_bad_requests_keep_the_connection(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    cases = [
+        ({"method": "nope"}, protocol.UNKNOWN_METHOD),
+        ({"method": 42}, protocol.BAD_REQUEST),
+        ({"method": "ping", "params": [1]}, protocol.BAD_REQUEST),
+        ({"method": "draw"}, protocol.NO_MATCH),
+        ({"method": "choose", "params": {"option": "zero"}}, protocol.NO_MATCH),
+        ({"method": "new_match", "params": {"deck": "/no/such/deck.json"}}, protocol.DECK_ERROR),
+        ({"method": "new_match", "params": {"deck": 7}}, protocol.BAD_REQUEST),
+        ({"method": "new_match", "params": {"seed": "x"}}, protocol.BAD_REQUEST),
+        ({"method": "load", "params": {"state": "nope"}}, protocol.BAD_REQUEST),
+    ]
+    for n, (request, code) in enumerate(cases):
+        request = dict(request, id=n, token=info["token"])
+        client.send_body(json.dumps(request).encode())
+        reply = client.recv_reply()
+        assert reply["id"] == n
+        assert reply["ok"] is False, request
+        assert reply["error"]["code"] == code, (request, reply)
+    assert client.call("ping")["ok"] is True
+    client.close()
+
+
+def test_empty_frame_gets_an_error_reply(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    client.send_raw(struct.pack(">I", 0))
+    reply = client.recv_reply()
+    assert reply["error"]["code"] == protocol.BAD_FRAME
+    assert client.call("ping")["ok"] is True
+    client.close()
+
+
+def test_wrong_token_gets_one_reply_then_a_closed_connection(server):
+    _, info = server
+    client = Client(info["port"], "0" * 32)
+    reply = client.call("ping")
+    assert reply["ok"] is False and reply["error"]["code"] == protocol.UNAUTHORIZED
+    assert client.recv_reply() is None  # closed
+    client.close()
+    missing = Client(info["port"])
+    missing.send_body(json.dumps({"id": 1, "method": "ping"}).encode())
+    assert missing.recv_reply()["error"]["code"] == protocol.UNAUTHORIZED
+    missing.close()
+    assert alive(info)
+
+
+def test_oversized_frame_closes_the_connection(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    client.send_raw(struct.pack(">I", protocol.MAX_FRAME + 1))
+    reply = client.recv_reply()
+    assert reply["error"]["code"] == protocol.BAD_FRAME
+    assert "exceeds" in reply["error"]["message"]
+    assert client.recv_reply() is None
+    client.close()
+    assert alive(info)
+
+
+def test_largest_allowed_frame_is_read(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    request = {"id": 9, "token": info["token"], "method": "ping", "params": {}}
+    text = json.dumps(request)
+    body = (text[:-1] + ', "pad": "' + "x" * (protocol.MAX_FRAME - len(text) - 11) + '"}').encode()
+    assert len(body) == protocol.MAX_FRAME
+    client.send_body(body)
+    assert client.recv_reply()["ok"] is True
+    client.close()
+
+
+@pytest.mark.parametrize("sent", [b"\x00\x00", b'\x00\x00\x00\x40{"id": 1, "meth'])
+def test_client_that_disconnects_mid_request(server, sent):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    client.send_raw(sent)
+    client.close()
+    time.sleep(0.05)
+    assert alive(info)
+
+
+def test_client_that_disconnects_before_reading_its_reply(server):
+    _, info = server
+    for _ in range(5):
+        client = Client(info["port"], info["token"])
+        client.send_body(json.dumps({"id": 1, "token": info["token"], "method": "state"}).encode())
+        client.sock.shutdown(socket.SHUT_RDWR)
+        client.close()
+    assert alive(info)
+
+
+def test_many_clients_in_turn_and_at_once(server):
+    _, info = server
+    clients = [Client(info["port"], info["token"]) for _ in range(8)]
+    for round_ in range(3):
+        for client in clients:
+            assert client.call("ping")["ok"] is True, round_
+    for client in clients:
+        client.close()
+
+
+def test_exits_when_its_parent_is_gone(tmp_path):
+    parent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        proc, info, port_file = start_server(tmp_path, "--parent-pid", str(parent.pid))
+        assert alive(info)
+        parent.kill()
+        parent.wait()
+        proc.wait(timeout=10)
+        assert not port_file.exists()  # cleaned up on the way out
+    finally:
+        parent.kill()
+
+
+def test_token_from_the_command_line(tmp_path):
+    proc, info, _ = start_server(tmp_path, "--token", "s3cr3t-token")
+    try:
+        assert info["token"] == "s3cr3t-token"
+        assert alive(info)
+    finally:
+        proc.kill()
+        proc.wait()
