@@ -1,0 +1,69 @@
+extends Reference
+# In-process bridge: the godot-python (pythonscript) script answers the same JSON requests as
+# the socket server, through the same Python request handler, without a socket or a token.
+
+const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
+
+var last_error := ""
+
+var _node: Node = null
+var _next_id := 0
+
+
+static func available() -> bool:
+	# pythonscript registers the "py" script extension; without it .py files are not scripts.
+	return "py" in ResourceLoader.get_recognized_extensions_for_type("Script")
+
+
+func kind() -> String:
+	return "python"
+
+
+func start_in(parent: Node) -> bool:
+	var script = load(ENTRY)
+	if script == null:
+		last_error = "pythonscript is installed but %s does not load" % ENTRY
+		return false
+	_node = Node.new()
+	_node.name = "SorteioPython"
+	_node.set_script(script)
+	parent.add_child(_node)
+	return true
+
+
+func is_ready() -> bool:
+	return _node != null
+
+
+func has_failed() -> bool:
+	return _node == null
+
+
+func poll() -> bool:
+	return is_ready()
+
+
+func wait_ready() -> bool:
+	return is_ready()
+
+
+func request(method: String, params: Dictionary) -> Dictionary:
+	if _node == null:
+		return _error_reply("bridge_down", "the in-process bridge is not running: " + last_error)
+	_next_id += 1
+	var message := {"id": _next_id, "method": method, "params": params}
+	var text = _node.call("request", JSON.print(message))
+	var parsed := JSON.parse(str(text))
+	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
+		return _error_reply("bridge_down", "the Python bridge answered something that is not JSON")
+	return parsed.result
+
+
+func close() -> void:
+	if _node != null:
+		_node.queue_free()
+		_node = null
+
+
+func _error_reply(code: String, message: String) -> Dictionary:
+	return {"id": null, "ok": false, "error": {"code": code, "message": message}}

@@ -1,0 +1,220 @@
+extends Reference
+# Socket bridge: talks to `python -m sorteio.bridge.server` (or `sorteio serve`) on 127.0.0.1.
+#
+# Frames are a 4-byte big-endian byte length + UTF-8 JSON (see addons/sorteio/README.md).
+# The server writes {"port", "token", "pid"} to a port file (mode 0600); we read it, connect,
+# and send the token with every request. Reads never block: a dead or silent server turns
+# into an error reply within request_timeout_ms, never a frozen game.
+
+const HEADER_SIZE := 4
+const MAX_FRAME := 1048576
+const CODE_DOWN := "bridge_down"
+
+var python := "python3"
+var port_file := ""
+var join_existing := false
+var startup_timeout_ms := 15000
+var request_timeout_ms := 5000
+var last_error := ""
+var pid := -1
+
+var _peer: StreamPeerTCP = null
+var _token := ""
+var _port := 0
+var _deadline := 0
+var _next_id := 0
+var _status := "idle"
+
+
+func kind() -> String:
+	return "socket"
+
+
+func start() -> bool:
+	# Launch the server child (or join one whose port file exists) without waiting for it.
+	_deadline = OS.get_ticks_msec() + startup_timeout_ms
+	_status = "starting"
+	if join_existing:
+		return true
+	var dir := Directory.new()
+	if dir.file_exists(port_file):
+		dir.remove(port_file)
+	var args := PoolStringArray(
+		[
+			"-m",
+			"sorteio.bridge.server",
+			"--port",
+			"0",
+			"--port-file",
+			port_file,
+			"--parent-pid",
+			str(OS.get_process_id()),
+		]
+	)
+	pid = OS.execute(python, args, false)
+	if pid <= 0:
+		_fail("could not start '%s -m sorteio.bridge.server'" % python)
+		return false
+	return true
+
+
+func is_ready() -> bool:
+	return _status == "ready"
+
+
+func has_failed() -> bool:
+	return _status == "failed"
+
+
+func poll() -> bool:
+	# One non-blocking step of the start-up; true once connected.
+	if _status == "starting":
+		_poll_port_file()
+	if _status == "connecting":
+		_poll_connection()
+	if _status in ["starting", "connecting"] and OS.get_ticks_msec() > _deadline:
+		var what := "did not write %s" % port_file
+		if _status == "connecting":
+			what = "did not accept a connection on port %d" % _port
+		_fail("the sorteio server %s within %d ms" % [what, startup_timeout_ms])
+	return _status == "ready"
+
+
+func wait_ready() -> bool:
+	while _status in ["starting", "connecting"]:
+		if poll():
+			break
+		OS.delay_msec(5)
+	return _status == "ready"
+
+
+func request(method: String, params: Dictionary) -> Dictionary:
+	# Send one request and wait for its reply (bounded by request_timeout_ms).
+	if not wait_ready():
+		return _down_reply(last_error)
+	_next_id += 1
+	var message := {"id": _next_id, "token": _token, "method": method, "params": params}
+	var body := JSON.print(message).to_utf8()
+	if body.size() > MAX_FRAME:
+		return _error_reply("bad_request", "request of %d bytes is too large" % body.size())
+	var frame := _header(body.size())
+	frame.append_array(body)
+	if _peer.put_data(frame) != OK:
+		return _down_reply(_fail("the sorteio server closed the connection"))
+	var deadline := OS.get_ticks_msec() + request_timeout_ms
+	var header = _read_exactly(HEADER_SIZE, deadline)
+	if header == null:
+		return _down_reply(last_error)
+	var length := _length(header)
+	if length <= 0 or length > MAX_FRAME:
+		return _down_reply(_fail("the sorteio server sent a bad frame of %d bytes" % length))
+	var reply_body = _read_exactly(length, deadline)
+	if reply_body == null:
+		return _down_reply(last_error)
+	var parsed := JSON.parse(reply_body.get_string_from_utf8())
+	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
+		return _down_reply(_fail("the sorteio server sent a reply that is not JSON"))
+	return parsed.result
+
+
+func close() -> void:
+	if _peer != null:
+		_peer.disconnect_from_host()
+		_peer = null
+	if pid > 0:
+		OS.kill(pid)
+		pid = -1
+	if _status != "failed":
+		_status = "closed"
+
+
+func _poll_port_file() -> void:
+	var file := File.new()
+	if not file.file_exists(port_file):
+		if pid > 0 and not _child_alive():
+			_fail("the sorteio server (%s, pid %d) exited before it was ready" % [python, pid])
+		return
+	if file.open(port_file, File.READ) != OK:
+		return
+	var parsed := JSON.parse(file.get_as_text())
+	file.close()
+	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
+		return  # being written: try again on the next poll
+	var info: Dictionary = parsed.result
+	_port = int(info.get("port", 0))
+	_token = str(info.get("token", ""))
+	_peer = StreamPeerTCP.new()
+	if _peer.connect_to_host("127.0.0.1", _port) != OK:
+		_fail("cannot connect to the sorteio server on port %d" % _port)
+		return
+	_status = "connecting"
+
+
+func _poll_connection() -> void:
+	var status := _peer.get_status()
+	if status == StreamPeerTCP.STATUS_CONNECTED:
+		_peer.set_no_delay(true)
+		_status = "ready"
+	elif status != StreamPeerTCP.STATUS_CONNECTING:
+		_fail("the sorteio server refused the connection on port %d" % _port)
+
+
+func _child_alive() -> bool:
+	# Linux: /proc/<pid>/stat says whether the child runs or is a zombie. Elsewhere: assume alive
+	# and let the start-up timeout decide.
+	var file := File.new()
+	var path := "/proc/%d/stat" % pid
+	if not file.file_exists(path):
+		return not Directory.new().dir_exists("/proc/self")
+	if file.open(path, File.READ) != OK:
+		return true
+	var stat := file.get_line()
+	file.close()
+	var after_name := stat.find_last(")")
+	return after_name < 0 or stat.substr(after_name + 2, 1) != "Z"
+
+
+func _read_exactly(count: int, deadline: int):
+	var data := PoolByteArray()
+	while data.size() < count:
+		if _peer == null or not _peer.is_connected_to_host():
+			_fail("the sorteio server closed the connection")
+			return null
+		var got: Array = _peer.get_partial_data(count - data.size())
+		if got[0] != OK:
+			_fail("the sorteio server closed the connection")
+			return null
+		if got[1].size() > 0:
+			data.append_array(got[1])
+		elif OS.get_ticks_msec() > deadline:
+			_fail("the sorteio server did not answer within %d ms" % request_timeout_ms)
+			return null
+		else:
+			OS.delay_usec(50)
+	return data
+
+
+func _header(length: int) -> PoolByteArray:
+	return PoolByteArray(
+		[(length >> 24) & 255, (length >> 16) & 255, (length >> 8) & 255, length & 255]
+	)
+
+
+func _length(header: PoolByteArray) -> int:
+	return (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3]
+
+
+func _fail(message: String) -> String:
+	last_error = message
+	_status = "failed"
+	if _peer != null:
+		_peer.disconnect_from_host()
+	return message
+
+
+func _down_reply(message: String) -> Dictionary:
+	return _error_reply(CODE_DOWN, message)
+
+
+func _error_reply(code: String, message: String) -> Dictionary:
+	return {"id": null, "ok": false, "error": {"code": code, "message": message}}

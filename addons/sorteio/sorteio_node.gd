@@ -1,0 +1,325 @@
+class_name SorteioNode
+extends Node
+# The card draw of GDD 06 for a Godot 3 game. Registered as the autoload `Sorteio` by the plugin.
+#
+# The rules run in Python (package `sorteio`), reached through one of two bridges:
+# - "python": in-process, when the pythonscript addon (godot-python) is installed;
+# - "socket": a `python -m sorteio.bridge.server` child on 127.0.0.1 (the default otherwise).
+# Every call returns at once with its result and emits the matching signal after this node's
+# state (year, slot, phase, meters, actors, current_draw, ending) is updated. Anything the Python
+# side rejects, and a bridge that is down, emits `error_occurred` instead. See README.md.
+
+# The bridge is up ("socket" or "python"); requests made earlier wait for it (bounded).
+signal bridge_ready(kind)
+# A match began: seed (int), deck summary (names of meters, actors, levels), snapshot.
+signal match_started(match_seed, deck, snapshot)
+# A turn began: year (int) and the mandatory list, each {"kind": "emergency"|"actor"|"meter",
+# "target": meter or actor id, "card_id": id or null}, in the order they will be drawn.
+signal turn_started(year, mandatory)
+# A card was drawn: card (Dictionary: id, titulo, texto, modo, tipo, opcoes[...]), slot (1..7),
+# reason ({"kind": "mandatory", "obligation", "target"} or {"kind": "random", "candidates",
+# "mode_relaxed", "replaces"}), option_order (Array of option indexes in display order, GDD 05
+# §3.4: show card.opcoes[option_order[0]] first).
+signal card_drawn(card, slot, reason, option_order)
+# The player's option was applied: card id, option index (into card.opcoes), meters {id: value},
+# actors {id: {"satisfaction", "level"}}.
+signal option_applied(card_id, option, meters, actors)
+# A turn closed: year, number of cards, short (true when cards ran out), meters at the closing.
+signal turn_ended(year, cards, short, meters)
+# The match is over: reason ("catastrophe" or "end_of_mandate"; "short": true in the ending
+# means the deck ran out of cards), ending {"reason", "year", "cards_played", "short", "meters",
+# "zeroed"}.
+signal match_ended(reason, ending)
+# A saved state was loaded: snapshot, and the drawn card awaiting a choice (Dictionary or {}).
+signal state_loaded(snapshot, pending)
+# The Python side refused a call, or the bridge is down: message, code (see README.md).
+signal error_occurred(message, code)
+
+const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
+const PythonBridge = preload("res://addons/sorteio/bridges/python_bridge.gd")
+const SETTING_PYTHON := "sorteio/python"
+const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
+
+# The deck: a res:// (or absolute) path to a deck JSON file; "" uses the package's default deck.
+export(String, FILE, "*.json") var deck_path := ""
+# Seed of the next match; -1 lets Python pick one (reported by match_started).
+export var match_seed := -1
+# "auto" (python when pythonscript is installed, else socket), "socket" or "python".
+export(String, "auto", "socket", "python") var bridge_mode := "auto"
+# Start the bridge when the node enters the tree (else call start_bridge()).
+export var autostart_bridge := true
+export var startup_timeout_ms := 15000
+export var request_timeout_ms := 5000
+
+var year := 0
+var slot := 0
+var phase := ""
+var meters := {}
+var actors := {}
+var deck_info := {}
+var current_draw := {}
+var ending := {}
+var bridge_kind := ""
+
+var _bridge = null
+var _announced := false
+var _ending_announced := false
+
+
+func _ready() -> void:
+	if autostart_bridge:
+		start_bridge()
+
+
+func _process(_delta: float) -> void:
+	if _bridge == null or _announced:
+		set_process(false)
+		return
+	if _bridge.poll():
+		_announce()
+	elif _bridge.has_failed():
+		set_process(false)
+		_report(_bridge.last_error, "bridge_down")
+
+
+func _exit_tree() -> void:
+	stop_bridge()
+
+
+func _notification(what: int) -> void:
+	if what == NOTIFICATION_WM_QUIT_REQUEST or what == NOTIFICATION_PREDELETE:
+		stop_bridge()
+
+
+# -- bridge -----------------------------------------------------------------------------------
+
+
+func start_bridge() -> bool:
+	# Start the bridge without blocking; bridge_ready (or error_occurred) follows.
+	stop_bridge()
+	var mode := bridge_mode
+	if mode == "auto":
+		mode = "python" if PythonBridge.available() else "socket"
+	if mode == "python":
+		_bridge = PythonBridge.new()
+		if not _bridge.start_in(self):
+			return _bridge_failed()
+	else:
+		_bridge = _make_socket_bridge()
+		if not _bridge.start():
+			return _bridge_failed()
+	bridge_kind = _bridge.kind()
+	_announced = false
+	set_process(true)
+	if _bridge.poll():
+		_announce()
+	return true
+
+
+func is_bridge_ready() -> bool:
+	return _bridge != null and _bridge.is_ready()
+
+
+func stop_bridge() -> void:
+	if _bridge != null:
+		_bridge.close()
+		_bridge = null
+	_announced = false
+
+
+# -- the draw -------------------------------------------------------------------------------
+
+
+func start_match(new_seed: int = -1, deck: String = "") -> bool:
+	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
+	var params := {"deck": _deck_for_python(deck if deck != "" else deck_path)}
+	var chosen := new_seed if new_seed >= 0 else match_seed
+	if chosen >= 0:
+		params["seed"] = chosen
+	var result = _call("new_match", params)
+	if result == null:
+		return false
+	deck_info = result["deck"]
+	current_draw = {}
+	ending = {}
+	_ending_announced = false
+	_take(result["snapshot"])
+	emit_signal("match_started", int(result["seed"]), deck_info, result["snapshot"])
+	return true
+
+
+func start_turn() -> bool:
+	# Open the next turn (year); turn_started lists its mandatory cards.
+	var result = _call("start_turn", {})
+	if result == null:
+		return false
+	_take(result["snapshot"])
+	var turn: Dictionary = result["turn"]
+	emit_signal("turn_started", int(turn["year"]), turn["mandatory"])
+	return true
+
+
+func draw_next_card() -> Dictionary:
+	# Draw the next card of the turn. Returns the draw ({} when the turn is over or on error).
+	# The turn's end emits turn_ended (and match_ended after year 4).
+	var result = _call("draw", {})
+	if result == null:
+		return {}
+	_take(result["snapshot"])
+	var draw = result["draw"]
+	if draw == null:
+		current_draw = {}
+		var end: Dictionary = result["turn_end"]
+		_take_ending(result["ending"])
+		emit_signal(
+			"turn_ended", int(end["year"]), int(end["cards"]), bool(end["short"]), end["meters"]
+		)
+		_announce_ending()
+		return {}
+	draw["slot"] = int(draw["slot"])
+	draw["option_order"] = _ints(draw["option_order"])
+	current_draw = draw
+	emit_signal("card_drawn", draw["card"], draw["slot"], draw["reason"], draw["option_order"])
+	return draw
+
+
+func apply_option(option: int) -> bool:
+	# Apply option `option` (an index into the card's opcoes, not the display position).
+	var result = _call("choose", {"option": option})
+	if result == null:
+		return false
+	_take(result["snapshot"])
+	current_draw = {}
+	_take_ending(result["ending"])
+	var choice: Dictionary = result["choice"]
+	emit_signal(
+		"option_applied",
+		choice["card_id"],
+		int(choice["option"]),
+		choice["meters"],
+		choice["actors"]
+	)
+	_announce_ending()
+	return true
+
+
+func save_state() -> Dictionary:
+	# The whole match (RNG included) as a JSON-safe Dictionary; {} on error.
+	var result = _call("save", {})
+	return {} if result == null else result["state"]
+
+
+func load_state(state: Dictionary) -> bool:
+	# Restore a match saved by save_state(); it continues exactly, mid-turn too.
+	var result = _call("load", {"state": state})
+	if result == null:
+		return false
+	deck_info = result["deck"]
+	_take(result["snapshot"])
+	ending = {}
+	_take_ending(result["ending"])
+	_ending_announced = not ending.empty()  # an ended match loads as ended, announced once
+	var pending = result["pending"]
+	current_draw = {}
+	if pending != null:
+		pending["slot"] = int(pending["slot"])
+		pending["option_order"] = _ints(pending["option_order"])
+		current_draw = pending
+	emit_signal("state_loaded", result["snapshot"], current_draw)
+	return true
+
+
+func is_match_over() -> bool:
+	return phase == "ended"
+
+
+# -- internals ------------------------------------------------------------------------------
+
+
+func _make_socket_bridge():
+	var bridge = SocketBridge.new()
+	bridge.python = _setting_or_env("SORTEIO_PYTHON", SETTING_PYTHON, "python3")
+	var join := _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
+	if join != "":
+		bridge.port_file = join
+		bridge.join_existing = true
+	else:
+		var own := "user://sorteio_bridge_%d.json" % OS.get_process_id()
+		bridge.port_file = ProjectSettings.globalize_path(own)
+	bridge.startup_timeout_ms = startup_timeout_ms
+	bridge.request_timeout_ms = request_timeout_ms
+	return bridge
+
+
+func _setting_or_env(env: String, setting: String, fallback: String) -> String:
+	var value := OS.get_environment(env)
+	if value == "" and ProjectSettings.has_setting(setting):
+		value = str(ProjectSettings.get_setting(setting))
+	return value if value != "" else fallback
+
+
+func _bridge_failed() -> bool:
+	var message: String = _bridge.last_error
+	_bridge = null
+	_report(message, "bridge_down")
+	return false
+
+
+func _announce() -> void:
+	_announced = true
+	set_process(false)
+	emit_signal("bridge_ready", bridge_kind)
+
+
+func _call(method: String, params: Dictionary):
+	# The result Dictionary, or null after emitting error_occurred.
+	if _bridge == null:
+		_report("the sorteio bridge is not running (start_bridge() first)", "bridge_down")
+		return null
+	var reply: Dictionary = _bridge.request(method, params)
+	if not _announced and _bridge.is_ready():
+		_announce()
+	if reply.get("ok", false):
+		return reply["result"]
+	var error: Dictionary = reply.get("error", {})
+	_report(str(error.get("message", "unknown error")), str(error.get("code", "unknown")))
+	return null
+
+
+func _report(message: String, code: String) -> void:
+	push_warning("sorteio: %s (%s)" % [message, code])
+	emit_signal("error_occurred", message, code)
+
+
+func _take(snapshot: Dictionary) -> void:
+	year = int(snapshot["year"])
+	slot = int(snapshot["slot"])
+	phase = str(snapshot["phase"])
+	meters = snapshot["meters"]
+	actors = snapshot["actors"]
+
+
+func _take_ending(value) -> void:
+	if value != null:
+		ending = value
+
+
+func _announce_ending() -> void:
+	if not ending.empty() and not _ending_announced:
+		_ending_announced = true
+		emit_signal("match_ended", str(ending["reason"]), ending)
+
+
+func _deck_for_python(path: String):
+	if path == "":
+		return null
+	if path.begins_with("res://") or path.begins_with("user://"):
+		return ProjectSettings.globalize_path(path)
+	return path
+
+
+func _ints(values: Array) -> Array:
+	var out := []
+	for value in values:
+		out.append(int(value))
+	return out
