@@ -50,7 +50,7 @@ class Engine:
     """
 
     def __init__(self, deck: Deck, seed: int = 0) -> None:
-        self.index = CompiledDeck(deck)
+        self.index = self._compile(deck)
         ix = self.index
         self.rng = Rng(seed)
         self.year = 1
@@ -71,6 +71,10 @@ class Engine:
         self.last_turn_start: Optional[TurnStart] = None
         self.last_turn_end: Optional[TurnEnd] = None
         self.ending: Optional[MatchEnd] = None
+
+    def _compile(self, deck: Deck) -> CompiledDeck:
+        """The deck's integer index (a hook: ``fast.FastEngine`` reuses an already compiled one)."""
+        return CompiledDeck(deck)
 
     # -- §3.1 eligibility -------------------------------------------------------------------
 

@@ -1,0 +1,631 @@
+"""The fast path of the draw: the same rules as ``engine.Engine`` (the oracle), on integer bitmasks.
+
+Card sets (played, allowed this year, allowed by the actors' levels, linked to a meter, attack cards
+of an actor, cards of a mode) are Python ints with bit ``c`` set for card position ``c``. A pool is
+built with three or four ``&`` instead of a scan of every card, and "the k-th candidate in deck
+order" (how the oracle picks, ``candidates[rng.below(len(candidates))]``) is the k-th set bit.
+
+Two things live here, both proven equal to ``Engine`` card for card, option for option, ending for
+ending by ``tests/test_fast*.py`` (differential tests over many random decks, seeds and states):
+
+- ``FastEngine``: a drop-in ``Engine`` subclass (same state attributes, same results, same RNG
+  calls in the same order, so save/load in ``state.py`` keeps working). The Godot handler can use
+  it; ``FastEngine.from_state`` loads a saved match into one.
+- ``play_matches``: a lean whole-match kernel for the simulator (GDD 06 §7 studies). It plays the
+  reference match loop of ``match.play_match`` with no events or scene hooks, builds no ``Draw`` or
+  ``Choice`` objects, and adds what the sweep reports into a ``Tally``.
+
+RNG use, as in the oracle: per turn the reserved-card picks of the mandatory list (§3.3) in list
+order, then per card one ``below`` for a random slot (§3.4, none for a mandatory card), then
+``permutation(n_options)`` for the option sides (GDD 05 §3.4); the random player has its own
+generator seeded ``seed ^ 0x5EED`` (``match.make_policy``).
+"""
+
+import random
+from typing import Dict, Iterable, List, Optional
+
+from .compiled import CompiledDeck
+from .deck import Deck
+from .engine import YEARS, Engine
+from .results import EMERGENCY, Draw
+
+# Popcount: ``int.bit_count`` where it exists (CPython 3.10+), else the portable ``bin().count``
+# (godot-python embeds 3.8). Looked up by name so the core stays importable on 3.8.
+_bit_count = getattr(int, "bit_count", None)
+
+
+def _bin_count(x: int) -> int:
+    return bin(x).count("1")
+
+
+popcount = _bit_count if _bit_count is not None else _bin_count
+
+_M64 = (1 << 64) - 1
+_M32 = (1 << 32) - 1
+_M16 = (1 << 16) - 1
+_POP8 = [bin(i).count("1") for i in range(256)]
+# _KTH8[b * 8 + k]: position of the k-th set bit of byte b (0 where it has fewer bits).
+_KTH8 = [0] * 2048
+for _b in range(256):
+    _k = 0
+    for _i in range(8):
+        if _b >> _i & 1:
+            _KTH8[_b * 8 + _k] = _i
+            _k += 1
+
+
+def kth_bit(x: int, k: int) -> int:
+    """Position of the ``k``-th (0-based) set bit of ``x`` counting from bit 0; ``k`` < popcount.
+
+    Deck order is bit order, so this is ``[c for c in cards if x >> c & 1][k]`` without the list.
+    """
+    pos = 0
+    w = x & _M64
+    c = popcount(w)
+    while k >= c:  # skip whole 64-bit words
+        k -= c
+        x >>= 64
+        pos += 64
+        w = x & _M64
+        c = popcount(w)
+    lo = w & _M32
+    c = popcount(lo)
+    if k >= c:
+        k -= c
+        w >>= 32
+        pos += 32
+    else:
+        w = lo
+    lo = w & _M16
+    c = popcount(lo)
+    if k >= c:
+        k -= c
+        w >>= 16
+        pos += 16
+    else:
+        w = lo
+    lo = w & 255
+    c = _POP8[lo]
+    if k >= c:
+        k -= c
+        lo = w >> 8
+        pos += 8
+    return pos + _KTH8[lo * 8 + k]
+
+
+def bits_of(x: int) -> List[int]:
+    """Set-bit positions of ``x`` in increasing (deck) order."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+class FastDeck:
+    """Bitmask view of a ``CompiledDeck`` (read-only; one per deck and parameter set)."""
+
+    def __init__(self, index: CompiledDeck) -> None:
+        ix = index
+        self.index = ix
+        n = len(ix.card_ids)
+        self.n_cards = n
+        self.n_meters = len(ix.meter_ids)
+        self.n_actors = len(ix.actor_ids)
+        self.n_modes = len(ix.mode_names)
+        self.bit = [1 << c for c in range(n)]
+        playable = sum(1 << c for c in range(n) if ix.playable[c])
+        self.playable = playable
+        # base[y]: playable cards whose ano_minimo <= y (§3.1.1, .3, .5); index 0 unused.
+        self.base = [0] + [sum(1 << c for c in range(n) if ix.playable[c] and ix.year_min[c] <= y)
+                           for y in range(1, YEARS + 1)]
+        self.non_actor = sum(1 << c for c in range(n) if ix.actor[c] < 0)
+        # actor_level[a][li]: cards of actor a whose function is level li's function (§3.1.4).
+        self.actor_level = [
+            [sum(1 << c for c in range(n) if ix.actor[c] == a and ix.function[c] == fn)
+             for fn in ix.level_function]
+            for a in range(self.n_actors)
+        ]
+        self.actor_all = [sum(1 << c for c in range(n) if ix.actor[c] == a)
+                          for a in range(self.n_actors)]
+        self.linked = [sum(1 << c for c in cards) for cards in ix.linked]
+        self.attack = [sum(1 << c for c in cards) for cards in ix.attack_cards]
+        self.mode_mask = [sum(1 << c for c in range(n) if ix.mode[c] == md)
+                          for md in range(self.n_modes)]
+        # links[c]: meters card c is linked to, as a meter bitmask (§3.2).
+        self.links = [sum(1 << m for m in ms) for ms in ix.links]
+        order = sorted(range(self.n_actors), key=lambda a: ix.actor_ids[a])
+        self.actor_rank = [0] * self.n_actors
+        for r, a in enumerate(order):
+            self.actor_rank[a] = r
+
+    def actor_ok(self, satisfaction: List[int]) -> int:
+        """Cards allowed by the actors' current levels: non-actor cards plus each actor's cards
+        whose function is the one its level calls for (§3.1.4)."""
+        ix = self.index
+        ok = self.non_actor
+        for a, s in enumerate(satisfaction):
+            ok |= self.actor_level[a][ix.level_of[s]]
+        return ok
+
+
+class FastEngine(Engine):
+    """``Engine`` with bitmask pools: same rules, same state attributes, same RNG calls.
+
+    ``index``: an already compiled deck to share between engines (a simulator or a server
+    starting many matches of one deck); compiled from ``deck`` when None.
+    """
+
+    def __init__(self, deck: Deck, seed: int = 0, index: Optional[CompiledDeck] = None,
+                 fast: Optional[FastDeck] = None) -> None:
+        self._given_index = index
+        super().__init__(deck, seed)
+        self.fast = fast if fast is not None and fast.index is self.index else FastDeck(self.index)
+        self._played_mask = 0
+        self._played_len = 0
+
+    def _compile(self, deck: Deck) -> CompiledDeck:
+        given = self._given_index
+        return given if given is not None else super()._compile(deck)
+
+    @classmethod
+    def from_engine(cls, engine: Engine) -> "FastEngine":
+        """A FastEngine that takes over ``engine``'s state, RNG included (stop using ``engine``)."""
+        fast = cls.__new__(cls)
+        fast.__dict__.update(engine.__dict__)
+        fast.fast = FastDeck(engine.index)
+        fast._played_mask = 0
+        fast._played_len = 0
+        fast._given_index = engine.index
+        return fast
+
+    @classmethod
+    def from_state(cls, deck: Deck, data: object) -> "FastEngine":
+        """Rebuild a saved match (``state.load_state``) as a FastEngine. Raises ``StateError``."""
+        from .state import load_state
+
+        return cls.from_engine(load_state(deck, data))
+
+    # -- masks from the state attributes -----------------------------------------------------
+
+    def _played(self) -> int:
+        # Rebuilt whenever ``played`` changed behind our back (e.g. a state restored in place).
+        if self._played_len != len(self.played):
+            bit = self.fast.bit
+            mask = 0
+            for c in self.played:
+                mask |= bit[c]
+            self._played_mask = mask
+            self._played_len = len(self.played)
+        return self._played_mask
+
+    def eligible_mask(self) -> int:
+        """§3.1 as a bitmask: playable, ano_minimo reached, not shown, actor level's function."""
+        fd = self.fast
+        return fd.base[self.year] & fd.actor_ok(self.satisfaction) & ~self._played()
+
+    def eligible_cards(self) -> List[int]:
+        return bits_of(self.eligible_mask())
+
+    # -- §3.3 -------------------------------------------------------------------------------
+
+    def _mandatory_list(self) -> list:
+        ix, fd = self.index, self.fast
+        rng = self.rng
+        eligible = self.eligible_mask()
+        obligations: list = []
+        reserved = 0
+
+        def linked(kind: str, m: int) -> bool:
+            nonlocal reserved
+            for ob in obligations:
+                if (ob[0] != "actor" and ob[1] == m) or (ob[2] >= 0 and fd.links[ob[2]] >> m & 1):
+                    ob[3] = (*ob[3], (kind, m))  # §5: same card serves both; counts once
+                    return False
+            obligations.append([kind, m, pick(fd.linked[m] & eligible & ~reserved), ()])
+            return True
+
+        def pick(candidates: int) -> int:
+            nonlocal reserved
+            if not candidates:
+                return -1
+            c = kth_bit(candidates, rng.below(popcount(candidates)))
+            reserved |= 1 << c
+            return c
+
+        emergencies = list(self.carried)
+        if self.last_closing is not None:
+            for m, value in enumerate(self.last_closing):
+                if value <= ix.emergency_limit and not self.emergency_spent[m] and (
+                    m not in emergencies
+                ):
+                    emergencies.append(m)
+        for m in emergencies:
+            linked(EMERGENCY, m)
+        room = max(0, ix.cap - len(obligations))
+        if room:
+            level_of, furious, sat = ix.level_of, ix.furious, self.satisfaction
+            actors = sorted(
+                (a for a in range(fd.n_actors)
+                 if level_of[sat[a]] == furious and not self.attacked[a]),
+                key=lambda a: (sat[a], fd.actor_rank[a]),
+            )
+            meters = sorted((m for m in range(fd.n_meters) if self.meters[m] < ix.meter_limit),
+                            key=lambda m: (self.meters[m], m))
+            added = 0
+            for a in actors:
+                if added >= room:
+                    break
+                obligations.append(["actor", a, pick(fd.attack[a] & eligible & ~reserved), ()])
+                added += 1
+            for m in meters:
+                if added >= room:
+                    break
+                if linked("meter", m):
+                    added += 1
+        return obligations
+
+    # -- §3.4 -------------------------------------------------------------------------------
+
+    def _draw_random(self, replaces: Optional[dict]) -> Optional[Draw]:
+        ix, fd = self.index, self.fast
+        reserved = 0
+        counts: Dict[int, int] = {}
+        mode = ix.mode
+        for ob in self.pending:
+            c = ob[2]
+            if c >= 0:
+                reserved |= 1 << c
+                counts[mode[c]] = counts.get(mode[c], 0) + 1
+        eligible = self.eligible_mask() & ~reserved
+        if not eligible:
+            return None
+        for c in self.turn_cards:
+            counts[mode[c]] = counts.get(mode[c], 0) + 1
+        excluded = 0
+        for md, n in counts.items():
+            if n >= ix.mode_limit:
+                excluded |= fd.mode_mask[md]
+        fresh = eligible & ~excluded
+        pool = fresh or eligible  # §3.4: without a card of a new mode, the rule is relaxed
+        size = popcount(pool)
+        card = kth_bit(pool, self.rng.below(size))
+        reason = {"kind": "random", "candidates": size, "mode_relaxed": not fresh,
+                  "replaces": replaces}
+        return self._show(card, reason, None)
+
+    def _show(self, card: int, reason: dict, ob: Optional[list]) -> Draw:
+        known = self._played()  # in sync before the oracle appends to ``played``
+        draw = super()._show(card, reason, ob)
+        self._played_mask = known | (1 << card)
+        self._played_len = len(self.played)
+        return draw
+
+
+# -- the simulation kernel --------------------------------------------------------------------
+
+_EM, _ACT, _MET = 0, 1, 2
+
+
+class Tally:
+    """What ``play_matches`` adds up over a run of matches of one deck and parameter set.
+
+    Lists are indexed by card, meter, year (1-4; index 0 unused) or match (``catastrophe``: one
+    byte 0/1 per match in seed order, kept so two scenarios can be compared match by match).
+    """
+
+    def __init__(self, n_cards: int, n_meters: int) -> None:
+        self.matches = 0
+        self.catastrophes = 0
+        self.catastrophe = bytearray()
+        self.cards_played = 0
+        self.turns = 0  # turns started
+        self.turns_closed = 0
+        self.short_turns = 0
+        self.mandatory = 0  # cards shown in a mandatory slot
+        self.card_draws = [0] * n_cards
+        self.card_mandatory = [0] * n_cards
+        self.end_sum = [0] * n_meters
+        self.end_sq = [0] * n_meters
+        self.zeroed = [0] * n_meters  # catastrophes per meter
+        self.end_year = [0] * (YEARS + 1)  # matches ended in each year
+        self.close_n = [0] * (YEARS + 1)
+        self.close_sum = [[0] * n_meters for _ in range(YEARS + 1)]
+        self.close_sq = [[0] * n_meters for _ in range(YEARS + 1)]
+
+    def merge(self, other: "Tally") -> None:
+        """Add ``other`` (the matches right after this tally's, for ``catastrophe``)."""
+        for name in ("matches", "catastrophes", "cards_played", "turns", "turns_closed",
+                     "short_turns", "mandatory"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.catastrophe += other.catastrophe
+        for name in ("card_draws", "card_mandatory", "end_sum", "end_sq", "zeroed", "end_year",
+                     "close_n"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            for i, v in enumerate(theirs):
+                mine[i] += v
+        for mine_rows, their_rows in ((self.close_sum, other.close_sum),
+                                      (self.close_sq, other.close_sq)):
+            for mine, theirs in zip(mine_rows, their_rows):
+                for i, v in enumerate(theirs):
+                    mine[i] += v
+
+
+def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
+                 tally: Optional[Tally] = None, trace: Optional[list] = None) -> Tally:
+    """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
+    no scene), and add it to ``tally`` (a new one when None). ``policy``: random or protect.
+
+    ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
+    ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
+    with positions for cards and meters.
+
+    One long function on purpose: locals are the fast variables in CPython, and this loop is what
+    the simulator's matches/s figure measures (see docs/simulator.md, "What made the difference").
+    """
+    if policy not in ("random", "protect"):
+        raise ValueError(f"unknown policy '{policy}' (choose from: random, protect)")
+    ix = fd.index
+    t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
+    n_slots, cap, meter_limit = ix.n_slots, ix.cap, ix.meter_limit
+    em_limit, mode_limit = ix.emergency_limit, ix.mode_limit
+    n_meters, n_actors, n_modes = fd.n_meters, fd.n_actors, fd.n_modes
+    meter_range, actor_range = range(n_meters), range(n_actors)
+    level_of, furious = ix.level_of, ix.furious
+    base_by_year, non_actor, actor_level = fd.base, fd.non_actor, fd.actor_level
+    linked_mask, attack_mask, links, mode_mask = fd.linked, fd.attack, fd.links, fd.mode_mask
+    mode_of, actor_of, is_attack = ix.mode, ix.actor, ix.is_attack
+    n_options, meter_eff, actor_eff = ix.n_options, ix.meter_effects, ix.actor_effects
+    actor_rank = fd.actor_rank
+    init_meters, init_sat = ix.initial_meters, ix.initial_satisfaction
+    card_draws, card_mandatory = t.card_draws, t.card_mandatory
+    close_sum, close_sq, close_n = t.close_sum, t.close_sq, t.close_n
+    end_sum, end_sq = t.end_sum, t.end_sq
+    outcome = t.catastrophe
+    protect = policy == "protect"
+    pc, kth = popcount, kth_bit
+    gen = random.Random(0)
+    player = random.Random(0)
+    pbits = player.getrandbits
+    turns = closed = short = mandatory = cards_total = catastrophes = matches = 0
+
+    for seed in seeds:
+        gen.seed(seed)
+        bits = gen.getrandbits
+        if not protect:
+            player.seed(seed ^ 0x5EED)
+        meters = list(init_meters)
+        sat = list(init_sat)
+        ok = non_actor  # cards allowed by the actors' levels (§3.1.4)
+        for a in actor_range:
+            ok |= actor_level[a][level_of[sat[a]]]
+        played = 0
+        spent = 0  # meters whose emergency was served (bitmask)
+        attacked = 0  # actors whose attack card was shown (bitmask)
+        carried: List[int] = []
+        last_closing: Optional[List[int]] = None
+        year = 1
+        zeroed = -1
+        steps: list = []
+        while True:  # one turn per pass (§3.3 start, §3.4 slots, §5 closing)
+            turns += 1
+            base = base_by_year[year]
+            eligible = base & ok & ~played
+            # §3.3: the mandatory list, as [kind, target, card or -1, merged emergencies].
+            obs: list = []
+            reserved = 0
+            emergencies = list(carried)
+            if last_closing is not None:
+                for m in meter_range:
+                    if last_closing[m] <= em_limit and not spent >> m & 1 and (
+                        m not in emergencies
+                    ):
+                        emergencies.append(m)
+            room = cap
+            for step in (0, 1):
+                if step == 1:
+                    room = max(0, cap - len(obs))
+                    if not room:
+                        break
+                    todo = [(_ACT, a) for a in sorted(
+                        (a for a in actor_range
+                         if level_of[sat[a]] == furious and not attacked >> a & 1),
+                        key=lambda a: (sat[a], actor_rank[a]))]
+                    todo += [(_MET, m) for m in sorted(
+                        (m for m in meter_range if meters[m] < meter_limit),
+                        key=lambda m: (meters[m], m))]
+                else:
+                    todo = [(_EM, m) for m in emergencies]
+                added = 0
+                for kind, target in todo:
+                    if step == 1 and added >= room:
+                        break
+                    if kind == _ACT:
+                        cand = attack_mask[target] & eligible & ~reserved
+                    else:
+                        merged = False
+                        for ob in obs:
+                            c = ob[2]
+                            if (ob[0] != _ACT and ob[1] == target) or (
+                                c >= 0 and links[c] >> target & 1
+                            ):
+                                if kind == _EM:
+                                    ob[3].append(target)
+                                merged = True
+                                break
+                        if merged:
+                            continue
+                        cand = linked_mask[target] & eligible & ~reserved
+                    card = -1
+                    if cand:
+                        n = pc(cand)
+                        if n > 1:
+                            k = n.bit_length()
+                            r = bits(k)
+                            while r >= n:
+                                r = bits(k)
+                            card = kth(cand, r)
+                        else:
+                            card = cand.bit_length() - 1
+                        reserved |= 1 << card
+                    obs.append([kind, target, card, []])
+                    added += 1
+            # Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit.
+            mcount = [0] * n_modes
+            excluded = 0
+            for ob in obs:
+                c = ob[2]
+                if c >= 0:
+                    md = mode_of[c]
+                    mcount[md] += 1
+                    if mcount[md] >= mode_limit:
+                        excluded |= mode_mask[md]
+            n_obs = len(obs)
+            pi = 0
+            slot = 0
+            while slot < n_slots:
+                card = -1
+                ob = None
+                if pi < n_obs:
+                    ob = obs[pi]
+                    pi += 1
+                    c = ob[2]
+                    if c >= 0:
+                        reserved &= ~(1 << c)
+                        if (base & ok & ~played) >> c & 1:  # checked again at display (§5)
+                            card = c
+                        else:
+                            md = mode_of[c]
+                            mcount[md] -= 1
+                            if mcount[md] < mode_limit:
+                                excluded &= ~mode_mask[md]
+                if card < 0:  # a random slot (§3.4), or one given up by an obligation (§5)
+                    pool = base & ok & ~played & ~reserved
+                    if not pool:
+                        if ob is not None:
+                            continue  # later obligations may still be served
+                        break  # §5: fewer eligible cards than slots; the turn ends short
+                    fresh = pool & ~excluded
+                    if fresh:
+                        pool = fresh
+                    n = pc(pool)
+                    if n > 1:
+                        k = n.bit_length()
+                        r = bits(k)
+                        while r >= n:
+                            r = bits(k)
+                        card = kth(pool, r)
+                    else:
+                        card = pool.bit_length() - 1
+                    md = mode_of[card]
+                    mcount[md] += 1
+                    if mcount[md] >= mode_limit:
+                        excluded |= mode_mask[md]
+                    ob = None
+                else:
+                    mandatory += 1
+                    card_mandatory[card] += 1
+                    if ob[0] == _EM:
+                        spent |= 1 << ob[1]
+                    for m in ob[3]:
+                        spent |= 1 << m
+                # Shown.
+                if is_attack[card]:
+                    attacked |= 1 << actor_of[card]
+                played |= 1 << card
+                slot += 1
+                card_draws[card] += 1
+                # Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top.
+                n_opt = n_options[card]
+                order = list(range(n_opt))
+                for i in range(n_opt - 1, 0, -1):
+                    n = i + 1
+                    k = n.bit_length()
+                    j = bits(k)
+                    while j >= n:
+                        j = bits(k)
+                    order[i], order[j] = order[j], order[i]
+                # The player (match.random_policy / protect_weakest_policy).
+                if protect:
+                    effects = meter_eff[card]
+                    option, best_floor = order[0], -1
+                    for o in order:
+                        after = list(meters)
+                        for m, d in effects[o]:
+                            v = after[m] + d
+                            after[m] = 0 if v < 0 else (100 if v > 100 else v)
+                        floor = min(after)
+                        if floor > best_floor:
+                            option, best_floor = o, floor
+                else:
+                    n = n_opt
+                    if n > 1:
+                        k = n.bit_length()
+                        r = pbits(k)
+                        while r >= n:
+                            r = pbits(k)
+                        option = order[r]
+                    else:
+                        option = order[0]
+                if trace is not None:
+                    steps.append((card, order, option, ob is not None))
+                # Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5).
+                for m, d in meter_eff[card][option]:
+                    v = meters[m] + d
+                    v = 0 if v < 0 else (100 if v > 100 else v)
+                    meters[m] = v
+                    if v == 0 and (zeroed < 0 or m < zeroed):
+                        zeroed = m
+                for a, d in actor_eff[card][option]:
+                    old = sat[a]
+                    v = old + d
+                    v = 0 if v < 0 else (100 if v > 100 else v)
+                    sat[a] = v
+                    lv = level_of[v]
+                    if lv != level_of[old]:
+                        ok = (ok & ~actor_level[a][level_of[old]]) | actor_level[a][lv]
+                if zeroed >= 0:
+                    break
+            if zeroed >= 0:
+                break
+            # Closing (§5).
+            closed += 1
+            if slot < n_slots:
+                short += 1
+            carried = [ob[1] for ob in obs[pi:] if ob[0] == _EM]
+            last_closing = list(meters)
+            close_n[year] += 1
+            row_sum, row_sq = close_sum[year], close_sq[year]
+            for m in meter_range:
+                v = meters[m]
+                row_sum[m] += v
+                row_sq[m] += v * v
+            if year >= YEARS:
+                break  # end of mandate; no emergency after the year-4 closing
+            year += 1
+        matches += 1
+        if trace is not None:
+            reason = "catastrophe" if zeroed >= 0 else "end_of_mandate"
+            trace.append((steps, (reason, year, list(meters), zeroed)))
+        cards_total += bin(played).count("1")
+        t.end_year[year] += 1
+        if zeroed >= 0:
+            catastrophes += 1
+            t.zeroed[zeroed] += 1
+            outcome.append(1)
+        else:
+            outcome.append(0)
+        for m in meter_range:
+            v = meters[m]
+            end_sum[m] += v
+            end_sq[m] += v * v
+
+    t.matches += matches
+    t.catastrophes += catastrophes
+    t.cards_played += cards_total
+    t.turns += turns
+    t.turns_closed += closed
+    t.short_turns += short
+    t.mandatory += mandatory
+    return t
