@@ -154,7 +154,8 @@ class Engine:
     def _add_linked(self, kind: str, m: int, obligations: List[_Ob], reserved: List[int]) -> bool:
         """Add an obligation for a card linked to meter ``m``; False when merged into another."""
         for ob in obligations:
-            if ob[2] >= 0 and m in self.index.links[ob[2]]:
+            same_meter = ob[0] != ACTOR and ob[1] == m
+            if same_meter or (ob[2] >= 0 and m in self.index.links[ob[2]]):
                 # §5 "Mesma carta atende duas obrigações": counts once; the next candidate enters.
                 ob[3] = (*ob[3], (kind, m))
                 return False

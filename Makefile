@@ -1,0 +1,41 @@
+# Two commands do everything on a fresh Debian machine with Python 3.11:
+#   make play   -> set up, then play one whole match on the built-in default deck
+#   make test   -> set up (Python packages, godot3-server via apt), then run every check and test
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+SEED ?= 0
+# Oldest supported runtime: godot-python embeds CPython 3.8; pydantic 2.10 is the last line for it.
+OLDEST_VENV ?= .venv-oldest
+OLDEST_PYDANTIC ?= pydantic==2.10.*
+
+.PHONY: setup play test lint check-py38 test-oldest godot-deps clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,report]'
+	touch $@
+
+setup: $(BIN)/.installed
+
+play: setup
+	$(BIN)/sorteio play --seed $(SEED)
+
+lint: setup
+	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/vermin --no-tips --violations --target=3.8- python/sorteio
+
+godot-deps:
+	scripts/install-godot.sh
+
+test: setup lint godot-deps
+	$(BIN)/python -m pytest
+	$(MAKE) test-oldest
+
+# The core suite once more on the oldest runtime we support: CPython 3.8 when the machine has it,
+# always with the oldest pydantic.
+test-oldest:
+	scripts/test-oldest.sh $(OLDEST_VENV) '$(OLDEST_PYDANTIC)'
+
+clean:
+	rm -rf $(VENV) $(OLDEST_VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,280 @@
+"""GDD 06 §3 rules, the §4 worked example, the §5 edge cases and the boundaries of each limit."""
+
+import pytest
+
+from scenario import (
+    FURIOUS,
+    NEUTRAL,
+    attack_cards,
+    build,
+    card,
+    engine_at,
+    fillers,
+    play_turn,
+)
+from sorteio.engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START
+from sorteio.errors import EngineError
+from sorteio.results import CATASTROPHE
+
+
+def obligations(engine):
+    return [(ob.kind, ob.target) for ob in engine.start_turn().mandatory]
+
+
+# -- §4 worked example ----------------------------------------------------------------------
+
+def test_section_4_example_year_3_dignidade_8_latifundiarios_furious_caixa_25():
+    deck = build([
+        card("dig", "m1", up=["dignidade"]),
+        card("cx", "m2", up=["caixa"], down=()),
+        *attack_cards(["latifundiarios"]),
+        *fillers(40),
+    ])
+    engine = engine_at(deck, year=3, meters={"dignidade": 8, "caixa": 25},
+                       moods={"latifundiarios": FURIOUS})
+    turn = engine.start_turn()
+    # O = Em + min(C, max(0, T - Em)) = 1 + min(2, 3 - 1) = 3; S = N - O = 4.
+    assert [(o.kind, o.target, o.card_id) for o in turn.mandatory] == [
+        ("emergency", "dignidade", "dig"),
+        ("actor", "latifundiarios", "latifundiarios-ataque"),
+        ("meter", "caixa", "cx"),
+    ]
+    # The emergency card also serves Dignidade < 30: counted once (§5), so Caixa enters.
+    assert turn.mandatory[0].merged == (("meter", "dignidade"),)
+    draws = play_turn(engine)
+    assert [d.reason["kind"] for d in draws] == ["mandatory"] * 3 + ["random"] * 4
+    # 3 modes seen, 40 eligible cards of new modes: each has 1/40 on the next card.
+    assert draws[3].reason["candidates"] == 40 and not draws[3].reason["mode_relaxed"]
+
+
+# -- boundaries -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("closing, emergency", [(10, True), (11, False)])
+def test_emergency_limit_boundary_10_vs_11(closing, emergency):
+    deck = build([card("dig", "m1", up=["dignidade"]), *fillers(10)])
+    engine = engine_at(deck, year=2, meters={"dignidade": 40}, closing={"dignidade": closing})
+    assert (("emergency", "dignidade") in obligations(engine)) is emergency
+
+
+@pytest.mark.parametrize("value, mandatory", [(29, True), (30, False)])
+def test_meter_limit_boundary_29_vs_30(value, mandatory):
+    deck = build([card("cx", "m1", up=["caixa"], down=()), *fillers(10)])
+    engine = engine_at(deck, meters={"caixa": value})
+    assert (("meter", "caixa") in obligations(engine)) is mandatory
+
+
+@pytest.mark.parametrize("year, eligible", [(2, True), (3, False)])
+def test_ano_minimo_boundary(year, eligible):
+    deck = build([card("late", "m1", ano=year), *fillers(3)])
+    engine = engine_at(deck, year=2)
+    assert engine.is_eligible(engine.index.card_index["late"]) is eligible
+
+
+@pytest.mark.parametrize("mood, furious", [(19, True), (20, False), (NEUTRAL, False)])
+def test_furious_boundary_19_vs_20(mood, furious):
+    deck = build([*attack_cards(), *fillers(10)])
+    engine = engine_at(deck, moods={"banqueiros": mood})
+    assert (("actor", "banqueiros") in obligations(engine)) is furious
+
+
+# -- §3.3 order -----------------------------------------------------------------------------
+
+def test_emergencies_follow_gdd_01_order_and_ignore_the_cap():
+    meters = ["caixa", "dignidade", "saude", "educacao"]
+    deck = build([card(m, f"m-{m}", up=[m]) for m in meters] + fillers(10))
+    low = {"educacao": 3, "caixa": 9, "saude": 1, "dignidade": 10}
+    engine = engine_at(deck, year=2, meters={m: 40 for m in meters}, closing=low)
+    assert obligations(engine) == [("emergency", m) for m in meters]  # 4 > T = 3
+
+
+def test_actors_lowest_satisfaction_first_ties_by_lowest_id():
+    deck = build([*attack_cards(), *fillers(10)])
+    engine = engine_at(deck, moods={"sindicatos": 5, "latifundiarios": 12, "banqueiros": 12})
+    assert obligations(engine) == [("actor", "sindicatos"), ("actor", "banqueiros"),
+                                   ("actor", "latifundiarios")]
+
+
+def test_meters_lowest_value_first_ties_by_gdd_01_order():
+    meters = ["caixa", "dignidade", "saude"]
+    deck = build([card(m, f"m-{m}", up=[m], down=()) for m in meters] + fillers(10))
+    engine = engine_at(deck, meters={"saude": 20, "dignidade": 25, "caixa": 25})
+    assert obligations(engine) == [("meter", "saude"), ("meter", "caixa"), ("meter", "dignidade")]
+
+
+def test_emergency_count_reduces_room_for_actor_and_meter():
+    deck = build([card(m, f"m-{m}", up=[m]) for m in ["caixa", "dignidade", "saude"]]
+                 + attack_cards() + fillers(10))
+    engine = engine_at(deck, year=2, meters={"caixa": 40, "dignidade": 40, "saude": 40},
+                       closing={"caixa": 5, "dignidade": 5, "saude": 5},
+                       moods={"banqueiros": FURIOUS})
+    assert [k for k, _ in obligations(engine)] == ["emergency"] * 3  # Em >= T: none else
+
+
+def test_linked_card_is_drawn_with_equal_weight_among_eligible_linked_cards():
+    deck = build([card(f"cx{i}", f"m{i}", up=["caixa"], down=()) for i in range(4)]
+                 + fillers(10))
+    picked = {engine_at(deck, meters={"caixa": 20}, seed=s).start_turn().mandatory[0].card_id
+              for s in range(60)}
+    assert picked == {"cx0", "cx1", "cx2", "cx3"}
+
+
+# -- §5 edge cases --------------------------------------------------------------------------
+
+def test_year_1_no_emergency_no_furious_but_calibrated_low_meter_counts():
+    deck = build([card("sau", "m1", up=["saude"]), *attack_cards(), *fillers(10)],
+                 initial={"saude": 28, "caixa": 10})
+    engine = engine_at(deck)
+    assert engine.last_closing is None and all(s == 50 for s in engine.satisfaction)
+    # Caixa at 10 asks no emergency in year 1 (no closing yet), only a meter obligation.
+    assert obligations(engine) == [("meter", "caixa"), ("meter", "saude")]
+
+
+def test_more_emergencies_than_slots_fill_the_turn_and_open_the_next():
+    from sorteio.synthetic import METERS
+
+    deck = build([card(f"e-{m}", f"m-{m}", up=[m], down=()) for m in METERS] + fillers(20))
+    engine = engine_at(deck, year=2, meters={m: 40 for m in METERS},
+                       closing={m: 5 for m in METERS})
+    assert len(engine.start_turn().mandatory) == 8
+    draws = play_turn(engine)
+    assert [d.reason["obligation"] for d in draws] == ["emergency"] * 7
+    assert engine.carried == [engine.index.meter_index["governabilidade"]]
+    engine.start_turn()
+    first = engine.draw()
+    assert first.reason == {"kind": "mandatory", "obligation": "emergency",
+                            "target": "governabilidade"}
+
+
+def test_no_eligible_linked_card_slot_goes_to_random_and_emergency_is_not_spent():
+    deck = build([card("dig-late", "m1", up=["dignidade"], ano=4), *fillers(20)])
+    engine = engine_at(deck, year=2, meters={"dignidade": 40}, closing={"dignidade": 5})
+    turn = engine.start_turn()
+    assert [(o.kind, o.card_id) for o in turn.mandatory] == [("emergency", None)]
+    first = engine.draw()
+    assert first.reason["kind"] == "random"
+    assert first.reason["replaces"]["target"] == "dignidade"
+    engine.choose(1)
+    play_turn(engine, close=False)
+    engine.meters[engine.index.meter_index["dignidade"]] = 4
+    engine.draw()  # closes year 2 with Dignidade at 4: the emergency comes back
+    assert not engine.emergency_spent[engine.index.meter_index["dignidade"]]
+    assert obligations(engine) == [("emergency", "dignidade")]
+
+
+def test_emergency_is_spent_once_per_match():
+    deck = build([card(f"dig{i}", f"m{i}", up=["dignidade"]) for i in range(3)] + fillers(30))
+    engine = engine_at(deck, year=2, meters={"dignidade": 40}, closing={"dignidade": 5})
+    engine.start_turn()
+    play_turn(engine, close=False)
+    engine.meters[engine.index.meter_index["dignidade"]] = 5
+    engine.draw()
+    assert ("emergency", "dignidade") not in obligations(engine)
+
+
+def test_same_card_serving_two_obligations_counts_once_and_next_candidate_enters():
+    deck = build([
+        card("both", "m1", up=["caixa", "dignidade"]),
+        card("sau", "m2", up=["saude"]),
+        card("edu", "m3", up=["educacao"]),
+        *fillers(10),
+    ])
+    engine = engine_at(deck, meters={"caixa": 10, "dignidade": 12, "saude": 20,
+                                     "educacao": 25})
+    turn = engine.start_turn()
+    assert [(o.target, o.card_id) for o in turn.mandatory] == [
+        ("caixa", "both"), ("saude", "sau"), ("educacao", "edu")]
+    assert turn.mandatory[0].merged == (("meter", "dignidade"),)
+
+
+def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw():
+    deck = build([*attack_cards(["banqueiros", "sindicatos"]), *fillers(20)])
+    engine = engine_at(deck, moods={"banqueiros": 5, "sindicatos": 6})
+    engine.start_turn()
+    engine.draw()
+    engine.satisfaction[engine.index.actor_index["sindicatos"]] = NEUTRAL  # before it is shown
+    engine.choose(1)
+    second = engine.draw()
+    assert second.reason["kind"] == "random"
+    assert second.reason["replaces"] == {"kind": "actor", "target": "sindicatos",
+                                         "card_id": "sindicatos-ataque", "merged": []}
+
+
+def test_fewer_eligible_cards_than_slots_ends_the_turn_short_and_closes_normally():
+    deck = build(fillers(4) + fillers(3, prefix="late", ano=2))
+    engine = engine_at(deck)
+    engine.start_turn()
+    assert len(play_turn(engine)) == 4
+    assert engine.last_turn_end.short and engine.last_turn_end.cards == 4
+    assert engine.phase == TURN_START and engine.year == 2
+    engine.start_turn()
+    assert len(play_turn(engine)) == 3  # never falls back to used cards
+
+
+def test_turn_without_any_eligible_card_closes_without_cards():
+    deck = build(fillers(2, ano=3))
+    engine = engine_at(deck)
+    engine.start_turn()
+    assert engine.draw() is None
+    assert engine.last_turn_end.cards == 0 and engine.year == 2
+
+
+def test_impeachment_scene_cards_are_extra_and_the_turn_continues():
+    deck = build([card("imp", "cena", tipo="impeachment"), *fillers(20)])
+    engine = engine_at(deck)
+    engine.start_turn()
+    for _ in range(3):
+        engine.draw()
+        engine.choose(1)
+    scene = engine.show_scene_card("imp")
+    assert scene.slot == 0 and scene.reason == {"kind": "scene"}
+    engine.choose(0)
+    rest = play_turn(engine)
+    assert [d.slot for d in rest] == [4, 5, 6, 7]
+    engine.start_turn()
+    with pytest.raises(EngineError, match="already shown"):
+        engine.show_scene_card("imp")
+
+
+def test_meter_at_zero_stops_the_draw_at_once():
+    crash = card("crash", "m1", down=())
+    crash["opcoes"][0]["efeitos"] = {"caixa": -50}
+    deck = build([crash, *fillers(10)], initial={"caixa": 3})
+    engine = engine_at(deck)
+    engine.start_turn()
+    while engine.current is None or engine.current.card_id != "crash":
+        if engine.current is not None:
+            engine.choose(1)
+        engine.draw()
+    choice = engine.choose(0)
+    assert choice.ended and engine.phase == ENDED
+    assert engine.ending.reason == CATASTROPHE and engine.ending.zeroed == "caixa"
+    with pytest.raises(EngineError):
+        engine.draw()
+
+
+def test_wrong_calls_raise_clear_errors_and_change_nothing():
+    engine = engine_at(build(fillers(10)))
+    with pytest.raises(EngineError, match="phase 'turn_start'"):
+        engine.draw()
+    engine.start_turn()
+    engine.draw()
+    assert engine.phase == AWAITING_CHOICE
+    for bad in (2, -1, "0", True):
+        with pytest.raises(EngineError, match="option must be"):
+            engine.choose(bad)
+    engine.choose(0)
+    assert engine.phase == DRAWING
+
+
+def test_option_sides_are_drawn_when_the_card_is_shown():
+    # GDD 05 §3.4 (cited in §3.5): each of 2 options lands on either side with chance 1/2.
+    deck = build(fillers(40))
+    flipped = total = 0
+    for seed in range(400):
+        engine = engine_at(deck, seed=seed)
+        engine.start_turn()
+        for draw in play_turn(engine):
+            flipped += draw.option_order == [1, 0]
+            total += 1
+    sd = (total * 0.25) ** 0.5  # binomial(total, 1/2)
+    assert abs(flipped - total / 2) <= 4 * sd
