@@ -1,0 +1,261 @@
+"""Differential tests: the fast path (``sorteio.fast``) against the oracle (``sorteio.engine``).
+
+``FastEngine`` and the ``play_matches`` kernel must draw exactly the cards ``Engine`` draws for the
+same seed — same obligations (§3.3), same random picks (§3.4), same option order (GDD 05 §3.4),
+same choices, same ending (§5) — over many random decks, parameters (§7), seeds, both player
+policies and events that move meters and moods (GDD 08).
+"""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sorteio.compiled import CompiledDeck
+from sorteio.deck import Parameters
+from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
+from sorteio.fast import FastDeck, FastEngine, Tally, bits_of, kth_bit, play_matches, popcount
+from sorteio.loader import load_deck
+from sorteio.match import MatchObserver, make_policy, play_match
+from sorteio.results import CATASTROPHE
+from sorteio.synthetic import synthetic_deck
+
+
+@st.composite
+def decks(draw):
+    deck = synthetic_deck(
+        cards=draw(st.integers(0, 70)),
+        modes=draw(st.integers(1, 12)),
+        actors=draw(st.integers(0, 5)),
+        seed=draw(st.integers(0, 10_000)),
+        draft=draw(st.integers(0, 3)),
+        impeachment=draw(st.integers(0, 2)),
+        late_share=draw(st.floats(0, 1)),
+    )
+    params = Parameters(
+        cartas_por_turno=draw(st.integers(6, 8)),
+        teto_obrigatorias=draw(st.integers(2, 4)),
+        limite_medidor=draw(st.integers(25, 35)),
+        limite_emergencia=draw(st.integers(0, 24)),
+        limite_por_modo=draw(st.integers(1, 2)),
+    )
+    return deck.model_copy(update={"parametros": params})
+
+
+class _Recorder(MatchObserver):
+    def __init__(self) -> None:
+        self.steps: list = []
+
+    def card_played(self, step) -> None:
+        draw = step.draw
+        self.steps.append((draw.card_id, list(draw.option_order), step.choice.option,
+                           draw.reason["kind"] == "mandatory"))
+
+
+def _oracle(deck, seed, policy, cls=Engine):
+    rec = _Recorder()
+    end = play_match(deck, seed, policy, observer=rec, engine=cls(deck, seed))
+    return rec.steps, (end.reason, end.year, list(end.meters.values()), end.zeroed)
+
+
+def _kernel(deck, seeds, policy):
+    ix = CompiledDeck(deck)
+    trace: list = []
+    play_matches(FastDeck(ix), seeds, policy, trace=trace)
+    out = []
+    for steps, (reason, year, meters, zeroed) in trace:
+        out.append(([(ix.card_ids[c], order, option, mand) for c, order, option, mand in steps],
+                    (reason, year, meters, None if zeroed < 0 else ix.meter_ids[zeroed])))
+    return out
+
+
+# -- bit helpers --------------------------------------------------------------------------------
+
+@given(st.integers(1, 2**600))
+def test_kth_bit_is_the_kth_candidate_in_deck_order(x):
+    positions = [i for i in range(x.bit_length()) if x >> i & 1]
+    assert bits_of(x) == positions
+    assert popcount(x) == len(positions)
+    for k in {0, len(positions) // 2, len(positions) - 1}:
+        assert kth_bit(x, k) == positions[k]
+
+
+# -- the kernel ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["padrao", "curto"])
+@pytest.mark.parametrize("policy", ["random", "protect"])
+def test_kernel_matches_the_oracle_on_shipped_decks(name, policy):
+    deck = load_deck(name)
+    seeds = list(range(40))
+    got = _kernel(deck, seeds, policy)
+    for seed, kernel_match in zip(seeds, got):
+        assert kernel_match == _oracle(deck, seed, policy), f"seed {seed}"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect"]))
+def test_kernel_matches_the_oracle_on_random_decks(deck, seed, policy):
+    seeds = [seed, seed + 1, seed + 2]
+    for s, kernel_match in zip(seeds, _kernel(deck, seeds, policy)):
+        assert kernel_match == _oracle(deck, s, policy)
+
+
+def test_differential_runs_reach_the_rare_rules():
+    """The random decks above do exercise emergencies (§3.3.1), attacks (§3.3.2), short turns and
+    catastrophes (§5): otherwise the equality would prove little. Fixed seeds, counted here."""
+    reasons = set()
+    emergencies = short = 0
+    rng = random.Random(7)
+    for i in range(30):
+        deck = synthetic_deck(cards=rng.randint(5, 60), modes=rng.randint(1, 10),
+                              actors=rng.randint(1, 5), seed=i)
+        deck = deck.model_copy(update={"parametros": Parameters(limite_emergencia=24)})
+        for seed in range(5):
+            engine = Engine(deck, seed)
+            play_match(deck, seed, "random", engine=engine)
+            reasons.add(engine.ending.reason)
+            emergencies += sum(engine.emergency_spent)
+            short += engine.ending.short
+    assert reasons == {"catastrophe", "end_of_mandate"}
+    assert emergencies > 0 and short > 0
+
+
+def _oracle_tally(deck, seeds, policy) -> Tally:
+    """The ``Tally`` the kernel should produce, built from ``Engine`` + ``play_match``."""
+    ix = CompiledDeck(deck)
+    t = Tally(len(ix.card_ids), len(ix.meter_ids))
+
+    class Obs(MatchObserver):
+        def turn_started(self, turn):
+            t.turns += 1
+
+        def card_played(self, step):
+            c = ix.card_index[step.draw.card_id]
+            t.card_draws[c] += 1
+            if step.draw.reason["kind"] == "mandatory":
+                t.mandatory += 1
+                t.card_mandatory[c] += 1
+
+        def turn_ended(self, end):
+            t.turns_closed += 1
+            t.short_turns += end.short
+            t.close_n[end.year] += 1
+            for m, v in enumerate(end.meters.values()):
+                t.close_sum[end.year][m] += v
+                t.close_sq[end.year][m] += v * v
+
+    for seed in seeds:
+        end = play_match(deck, seed, policy, observer=Obs())
+        t.matches += 1
+        t.cards_played += end.cards_played
+        t.end_year[end.year] += 1
+        cat = end.reason == CATASTROPHE
+        t.catastrophes += cat
+        t.catastrophe.append(int(cat))
+        if cat:
+            t.zeroed[ix.meter_index[end.zeroed]] += 1
+        for m, v in enumerate(end.meters.values()):
+            t.end_sum[m] += v
+            t.end_sq[m] += v * v
+    return t
+
+
+@pytest.mark.parametrize("policy", ["random", "protect"])
+def test_kernel_tally_equals_oracle_tally(policy):
+    deck = synthetic_deck(cards=40, modes=6, actors=4, seed=3)
+    seeds = range(1000, 1060)
+    got = play_matches(FastDeck(CompiledDeck(deck)), seeds, policy)
+    assert vars(got) == vars(_oracle_tally(deck, seeds, policy))
+
+
+def test_tallies_merge_like_one_run():
+    fd = FastDeck(CompiledDeck(load_deck("curto")))
+    whole = play_matches(fd, range(30))
+    parts = play_matches(fd, range(12))
+    parts.merge(play_matches(fd, range(12, 30)))
+    assert vars(parts) == vars(whole)
+
+
+def test_kernel_rejects_unknown_policy():
+    with pytest.raises(ValueError, match="unknown policy"):
+        play_matches(FastDeck(CompiledDeck(load_deck("curto"))), [0], "greedy")
+
+
+# -- FastEngine, step by step, with events and save/load ------------------------------------------
+
+def _script(engine, policy_seed, shocks, moods, save_at=None):
+    """Play to the end, applying events (GDD 08) before each turn: meter and mood shocks. Returns
+    the transcript; with ``save_at``, the saved state after that many cards instead."""
+    chooser = make_policy("random", policy_seed)
+    transcript = []
+    while engine.phase != ENDED:
+        if engine.phase == TURN_START:
+            for m, delta in shocks[engine.year - 1::4]:
+                m %= len(engine.meters)
+                engine.meters[m] = min(100, max(0, engine.meters[m] + delta))
+            for a, delta in moods[engine.year - 1::4]:
+                if engine.satisfaction:
+                    a %= len(engine.satisfaction)
+                    engine.satisfaction[a] = min(100, max(0, engine.satisfaction[a] + delta))
+            transcript.append(("turn", engine.start_turn().to_dict()))
+            continue
+        if engine.phase == "awaiting_choice":  # a loaded match saved before its choice
+            choice = engine.choose(chooser(engine, engine.current))
+            transcript.append(("choice", choice.to_dict()))
+            continue
+        assert engine.phase == DRAWING
+        transcript.append(("eligible", engine.eligible_cards()))
+        draw = engine.draw()
+        if draw is None:
+            transcript.append(("close", engine.last_turn_end.to_dict()))
+            continue
+        if save_at is not None and len(engine.played) == save_at:
+            return engine.to_state()
+        transcript.append(("draw", draw.to_dict()))
+        transcript.append(("choice", engine.choose(chooser(engine, draw)).to_dict()))
+    transcript.append(("end", engine.ending.to_dict()))
+    return transcript
+
+
+shock_lists = st.lists(st.tuples(st.integers(0, 7), st.integers(-60, 30)), max_size=8)
+mood_lists = st.lists(st.tuples(st.integers(0, 4), st.integers(-50, 50)), max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks(), st.integers(0, 2**32), shock_lists, mood_lists)
+def test_fast_engine_equals_engine_step_by_step(deck, seed, shocks, moods):
+    want = _script(Engine(deck, seed), seed, shocks, moods)
+    got = _script(FastEngine(deck, seed), seed, shocks, moods)
+    assert got == want
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decks(), st.integers(0, 2**32), st.integers(1, 30))
+def test_fast_engine_save_load_continues_like_the_oracle(deck, seed, save_at):
+    state = _script(Engine(deck, seed), seed, [], [], save_at=save_at)
+    if not isinstance(state, dict):
+        return  # the match ended before that many cards
+    assert _script(FastEngine(deck, seed), seed, [], [], save_at=save_at) == state
+    state = json.loads(json.dumps(state))
+    want = _script(Engine.from_state(deck, state), seed, [], [])
+    got = _script(FastEngine.from_state(deck, state), seed, [], [])
+    assert got == want
+
+
+def test_fast_engine_on_shipped_decks_with_both_policies():
+    for name in ("padrao", "curto"):
+        deck = load_deck(name)
+        for policy in ("random", "protect"):
+            for seed in range(15):
+                assert _oracle(deck, seed, policy, FastEngine) == _oracle(deck, seed, policy)
+
+
+def test_fast_engine_can_share_a_compiled_deck():
+    deck = load_deck("padrao")
+    ix = CompiledDeck(deck)
+    fd = FastDeck(ix)
+    a, b = FastEngine(deck, 1, index=ix, fast=fd), FastEngine(deck, 1, index=ix, fast=fd)
+    assert a.index is ix and b.fast is fd
+    assert _script(a, 1, [], []) == _script(b, 1, [], []) == _script(Engine(deck, 1), 1, [], [])
