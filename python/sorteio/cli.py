@@ -154,8 +154,7 @@ def _play_some(engine: Engine, chooser, cards: int, printer: _Printer):
         if draw is None:
             printer.turn_ended(engine.last_turn_end)
             continue
-        if len(engine.played) < cards:
-            printer.card_played(Step(draw, engine.choose(chooser(engine, draw))))
+        printer.card_played(Step(draw, engine.choose(chooser(engine, draw))))
     return engine.ending
 
 
@@ -179,10 +178,12 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         raise SorteioError(f"{state_path}: the match has already ended")
     if engine.phase == "awaiting_choice":
         raise SorteioError(f"{state_path}: a card is waiting for its option; choose it first")
-    if engine.phase == TURN_START:
+    chooser = make_policy(policy, seed)
+    # A turn saved midway is previewed to its end; one saved with no slot left just closes.
+    shown = play_turn(engine, chooser, printer) if engine.phase == DRAWING else []
+    if not shown and engine.phase == TURN_START:
         printer.turn_started(engine.start_turn())
-    if engine.phase == DRAWING:
-        play_turn(engine, make_policy(policy, seed), printer)
+        play_turn(engine, chooser, printer)
     if as_json:
         click.echo(json.dumps({"events": printer.events}, ensure_ascii=False))
 

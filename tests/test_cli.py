@@ -1,0 +1,98 @@
+"""The designers' CLI, run as a user runs it: exit codes, messages, no tracebacks."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sorteio.synthetic import synthetic_deck
+
+
+def sorteio(*args, check_code=0):
+    proc = subprocess.run([sys.executable, "-m", "sorteio.cli", *args], capture_output=True,
+                          text=True, encoding="utf-8", timeout=120)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == check_code, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def test_play_prints_a_whole_match_on_the_default_deck():
+    out = sorteio("play", "--seed", "3").stdout
+    assert "Ano 1" in out and "Fim" in out
+    assert out.count("→") >= 7
+
+
+def test_play_json_is_the_same_match_for_the_same_seed():
+    first = json.loads(sorteio("play", "--seed", "5", "--json").stdout)
+    again = json.loads(sorteio("play", "--seed", "5", "--json").stdout)
+    assert first == again
+    cards = [e["draw"]["card_id"] for e in first["events"] if e["event"] == "card_played"]
+    assert len(cards) == len(set(cards)) == first["ending"]["cards_played"]
+
+
+def test_turn_previews_the_next_turn_from_a_saved_state(tmp_path):
+    state = tmp_path / "state.json"
+    sorteio("play", "--seed", "2", "--stop-after", "7", "--save", str(state))
+    preview = json.loads(sorteio("turn", "--state", str(state), "--json").stdout)
+    events = preview["events"]
+    # Saved with turn 1's slots full: the preview closes it, then shows turn 2.
+    assert [e["event"] for e in events[:2]] == ["turn_ended", "turn_started"]
+    assert events[1]["year"] == 2
+    draws = [e["draw"] for e in events if e["event"] == "card_played"]
+    assert 1 <= len(draws) <= 7
+    assert all("kind" in d["reason"] for d in draws)
+    text = sorteio("turn", "--state", str(state)).stdout
+    assert "Ano 2" in text
+
+
+def test_validate_ok_and_warnings():
+    assert "ok" in sorteio("validate", "padrao").stdout
+    proc = sorteio("validate", "curto")
+    assert "warning" in proc.stderr and "22 playable cards for 28 slots" in proc.stderr
+
+
+def test_validate_broken_deck_exits_2_naming_file_card_and_field(tmp_path):
+    data = synthetic_deck().model_dump(mode="json")
+    data["cartas"][3]["pre_requisitos"]["ano_minimo"] = 7
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    proc = sorteio("validate", str(path), check_code=2)
+    assert f"{path}: card 'c003': cartas.3.pre_requisitos.ano_minimo" in proc.stderr
+    report = json.loads(sorteio("validate", str(path), "--json", check_code=2).stdout)
+    assert report["valid"] is False and report["errors"][0]["card_id"] == "c003"
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--deck", "/no/such/deck.json"],
+    ["play", "--seed", "-1"],
+    ["play", "--policy", "psychic"],
+    ["turn", "--state", "/no/such/state.json"],
+    ["simulate", "--matches", "0"],
+])
+def test_bad_input_exits_2_without_traceback(args):
+    sorteio(*args, check_code=2)
+
+
+def test_turn_with_a_state_of_another_deck_exits_2(tmp_path):
+    state = tmp_path / "state.json"
+    sorteio("play", "--deck", "curto", "--stop-after", "3", "--save", str(state))
+    proc = sorteio("turn", "--state", str(state), check_code=2)
+    assert "another deck" in proc.stderr
+
+
+def test_schema_is_the_deck_json_schema():
+    schema = json.loads(sorteio("schema").stdout)
+    assert schema["title"] == "Deck"
+    card = schema["$defs"]["Card"]["properties"]
+    assert {"modo", "tipo", "pre_requisitos", "opcoes", "ator", "funcao"} <= set(card)
+
+
+def test_every_command_has_help():
+    for command in ["play", "turn", "validate", "schema", "simulate"]:
+        assert "Usage" in sorteio(command, "--help").stdout
+
+
+def test_simulate_summary_json():
+    summary = json.loads(sorteio("simulate", "--matches", "30", "--json").stdout)
+    assert summary

@@ -1,0 +1,130 @@
+"""Deck validation: every error names the file, the card id and the field (issue 2)."""
+
+import copy
+import json
+
+import pytest
+
+from sorteio.checks import deck_warnings
+from sorteio.loader import BUILTIN_DECKS, DeckError, load_deck
+from sorteio.synthetic import synthetic_deck
+
+
+@pytest.fixture
+def base():
+    return json.loads(BUILTIN_DECKS["padrao"].read_text(encoding="utf-8"))
+
+
+def errors_for(tmp_path, data):
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(DeckError) as caught:
+        load_deck(path)
+    return str(path), caught.value
+
+
+def first_card(data, **changes):
+    data = copy.deepcopy(data)
+    data["cartas"][0].update(changes)
+    return data
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ({"pre_requisitos": {"ano_minimo": 5}}, "cartas.0.pre_requisitos.ano_minimo",
+     "less than or equal to 4"),
+    ({"opcoes": []}, "cartas.0.opcoes", "at least 1 item"),
+    ({"opcoes": [{"texto": "x", "efeitos": {"petroleo": 3}}]}, "cartas.0.opcoes.0.efeitos",
+     "unknown meter 'petroleo'"),
+    ({"opcoes": [{"texto": "x", "efeitos_atores": {"ets": 3}}]},
+     "cartas.0.opcoes.0.efeitos_atores", "unknown actor 'ets'"),
+    ({"tipo": "ator"}, "cartas.0", "needs 'ator'"),
+    ({"tipo": "ator", "ator": "banqueiros", "funcao": "danca"}, "cartas.0.funcao",
+     "no level calls for function 'danca'"),
+    ({"tipo": "ator", "ator": "marcianos", "funcao": "ataque"}, "cartas.0.ator",
+     "unknown actor 'marcianos'"),
+    ({"modo": 7}, "cartas.0.modo", "valid string"),
+    ({"cor": "azul"}, "cartas.0.cor", "Extra inputs"),
+])
+def test_card_errors_name_file_card_and_field(tmp_path, base, change, field, words):
+    card_id = base["cartas"][0]["id"]
+    source, error = errors_for(tmp_path, first_card(base, **change))
+    line = next(line for line in str(error).splitlines() if field in line)
+    assert line.startswith(f"{source}: card '{card_id}': {field}")
+    assert words in line
+
+
+def test_duplicate_card_ids_are_named(tmp_path, base):
+    data = copy.deepcopy(base)
+    data["cartas"][5]["id"] = data["cartas"][0]["id"]
+    _, error = errors_for(tmp_path, data)
+    assert f"card '{data['cartas'][0]['id']}': cartas.5.id: duplicate id" in str(error)
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path, base):
+    data = first_card(base, pre_requisitos={"ano_minimo": 0})
+    data["cartas"][1]["opcoes"] = []
+    _, error = errors_for(tmp_path, data)
+    assert len(error.issues) == 2
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"parametros": {"cartas_por_turno": 9}}, "parametros.cartas_por_turno"),
+    ({"parametros": {"teto_obrigatorias": 1}}, "parametros.teto_obrigatorias"),
+    ({"parametros": {"limite_medidor": 40}}, "parametros.limite_medidor"),
+    ({"medidores": []}, "medidores"),
+])
+def test_parameters_outside_the_section_7_safe_ranges_are_errors(tmp_path, base, change, words):
+    data = copy.deepcopy(base)
+    data.update(change)
+    _, error = errors_for(tmp_path, data)
+    assert words in str(error)
+
+
+def test_satisfaction_bands_must_cover_0_to_100(tmp_path, base):
+    data = copy.deepcopy(base)
+    data["niveis"][1]["minimo"] += 1
+    _, error = errors_for(tmp_path, data)
+    assert "without gaps" in str(error)
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{not json", "invalid JSON"),
+    (b"\xff\xfe", "not UTF-8"),
+])
+def test_unreadable_files_name_the_problem(tmp_path, content, words):
+    path = tmp_path / "deck.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(DeckError, match=words):
+        load_deck(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(DeckError, match="cannot read"):
+        load_deck(tmp_path / "nope.json")
+
+
+def test_shipped_decks_meet_the_issue():
+    padrao = load_deck("padrao")
+    playable = [c for c in padrao.cartas if c.playable]
+    assert len(padrao.medidores) == 8 and {"caixa", "dignidade"} <= {m.id for m in padrao.medidores}
+    assert len(padrao.atores) >= 5 and "latifundiarios" in {a.id for a in padrao.atores}
+    assert len({c.modo for c in playable}) >= 8 and len(playable) >= 50
+    assert {c.pre_requisitos.ano_minimo for c in playable} == {1, 2, 3, 4}
+    assert any(c.aprendizado.status == "rascunho" for c in padrao.cartas)
+    assert any(c.tipo == "impeachment" for c in padrao.cartas)
+    for meter in padrao.medidores:
+        assert sum(c.linked_to(meter.id) for c in playable) >= 3, meter.id
+    functions = {lv.funcao for lv in padrao.niveis}
+    for actor in padrao.atores:
+        assert {c.funcao for c in playable if c.ator == actor.id} == functions, actor.id
+    assert deck_warnings(padrao) == []
+    curto = load_deck("curto")
+    assert sum(c.playable for c in curto.cartas) == 22
+
+
+def test_warnings_for_legal_but_risky_decks():
+    deck = synthetic_deck(cards=5, actors=2, meters=8)
+    fields = {w.field for w in deck_warnings(deck)}
+    assert "cartas" in fields  # fewer playable cards than 28 slots
+    lonely = synthetic_deck(cards=0, actors=0, meters=3)
+    assert any(w.field.startswith("medidores.") for w in deck_warnings(lonely))
