@@ -21,6 +21,7 @@ order, then per card one ``below`` for a random slot (§3.4, none for a mandator
 generator seeded ``seed ^ 0x5EED`` (``match.make_policy``).
 """
 
+import operator
 import random
 from typing import Dict, Iterable, List, Optional
 
@@ -352,6 +353,22 @@ class Tally:
                     mine[i] += v
 
 
+def _pick(candidates: int, bits) -> int:
+    """``candidates[rng.below(len(candidates))]`` in deck order (``Rng.below`` inlined)."""
+    n = popcount(candidates)
+    if n == 1:
+        return candidates.bit_length() - 1  # below(1) is 0 and draws no bits
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return kth_bit(candidates, r)
+
+
+_ORDER_01 = [0, 1]  # option_order of a two-option card when below(2) gives 1 (no swap)
+_ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
+
+
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
@@ -363,6 +380,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
 
     One long function on purpose: locals are the fast variables in CPython, and this loop is what
     the simulator's matches/s figure measures (see docs/simulator.md, "What made the difference").
+    ``Rng.below`` is inlined (``k = n.bit_length(); r = bits(k)`` until ``r < n``) so every
+    ``getrandbits`` call is the oracle's, in the oracle's order.
     """
     if policy not in ("random", "protect"):
         raise ValueError(f"unknown policy '{policy}' (choose from: random, protect)")
@@ -379,27 +398,36 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     n_options, meter_eff, actor_eff = ix.n_options, ix.meter_effects, ix.actor_effects
     actor_rank = fd.actor_rank
     init_meters, init_sat = ix.initial_meters, ix.initial_satisfaction
+    init_ok = non_actor  # cards allowed by the actors' starting levels (§3.1.4)
+    for a in actor_range:
+        init_ok |= actor_level[a][level_of[init_sat[a]]]
+    bit_len = [n.bit_length() for n in range(fd.n_cards + 2)]
     card_draws, card_mandatory = t.card_draws, t.card_mandatory
     close_sum, close_sq, close_n = t.close_sum, t.close_sq, t.close_n
-    end_sum, end_sq = t.end_sum, t.end_sq
+    end_sum, end_sq, end_year, zeroed_count = t.end_sum, t.end_sq, t.end_year, t.zeroed
     outcome = t.catastrophe
     protect = policy == "protect"
-    pc, kth = popcount, kth_bit
+    pc = popcount
+    M64, M32, M16, POP8, KTH8 = _M64, _M32, _M16, _POP8, _KTH8
+    order_01, order_10 = _ORDER_01, _ORDER_10
+    add, mul = operator.add, operator.mul
     gen = random.Random(0)
     player = random.Random(0)
+    # random.Random.seed(int) only forwards to the C seed (and resets gauss, unused here): call it
+    # directly, the same state for a fraction of the cost.
+    seed_gen = super(random.Random, gen).seed
+    seed_player = super(random.Random, player).seed
+    bits = gen.getrandbits
     pbits = player.getrandbits
     turns = closed = short = mandatory = cards_total = catastrophes = matches = 0
 
     for seed in seeds:
-        gen.seed(seed)
-        bits = gen.getrandbits
+        seed_gen(seed)
         if not protect:
-            player.seed(seed ^ 0x5EED)
+            seed_player(seed ^ 0x5EED)
         meters = list(init_meters)
         sat = list(init_sat)
-        ok = non_actor  # cards allowed by the actors' levels (§3.1.4)
-        for a in actor_range:
-            ok |= actor_level[a][level_of[sat[a]]]
+        ok = init_ok
         played = 0
         spent = 0  # meters whose emergency was served (bitmask)
         attacked = 0  # actors whose attack card was shown (bitmask)
@@ -415,62 +443,61 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             # §3.3: the mandatory list, as [kind, target, card or -1, merged emergencies].
             obs: list = []
             reserved = 0
-            emergencies = list(carried)
             if last_closing is not None:
+                emergencies = list(carried)
                 for m in meter_range:
                     if last_closing[m] <= em_limit and not spent >> m & 1 and (
                         m not in emergencies
                     ):
                         emergencies.append(m)
-            room = cap
-            for step in (0, 1):
-                if step == 1:
-                    room = max(0, cap - len(obs))
-                    if not room:
-                        break
-                    todo = [(_ACT, a) for a in sorted(
-                        (a for a in actor_range
-                         if level_of[sat[a]] == furious and not attacked >> a & 1),
-                        key=lambda a: (sat[a], actor_rank[a]))]
-                    todo += [(_MET, m) for m in sorted(
-                        (m for m in meter_range if meters[m] < meter_limit),
-                        key=lambda m: (meters[m], m))]
-                else:
-                    todo = [(_EM, m) for m in emergencies]
-                added = 0
-                for kind, target in todo:
-                    if step == 1 and added >= room:
-                        break
-                    if kind == _ACT:
-                        cand = attack_mask[target] & eligible & ~reserved
+                for m in emergencies:  # §3.3.1: they ignore the cap
+                    for ob in obs:
+                        c = ob[2]
+                        if ob[1] == m or (c >= 0 and links[c] >> m & 1):
+                            ob[3].append(m)  # §5: the same card serves both; counts once
+                            break
                     else:
-                        merged = False
-                        for ob in obs:
-                            c = ob[2]
-                            if (ob[0] != _ACT and ob[1] == target) or (
-                                c >= 0 and links[c] >> target & 1
-                            ):
-                                if kind == _EM:
-                                    ob[3].append(target)
-                                merged = True
-                                break
-                        if merged:
-                            continue
-                        cand = linked_mask[target] & eligible & ~reserved
-                    card = -1
+                        cand = linked_mask[m] & eligible & ~reserved
+                        c = -1
+                        if cand:
+                            c = _pick(cand, bits)
+                            reserved |= 1 << c
+                        obs.append([_EM, m, c, []])
+            room = cap - len(obs)
+            if room > 0:
+                fur = [a for a in actor_range
+                       if level_of[sat[a]] == furious and not attacked >> a & 1]
+                low = [m for m in meter_range if meters[m] < meter_limit]
+                if len(fur) > 1:
+                    fur.sort(key=lambda a: (sat[a], actor_rank[a]))
+                if len(low) > 1:
+                    low.sort(key=lambda m: (meters[m], m))
+                added = 0
+                for a in fur:  # §3.3.2
+                    if added >= room:
+                        break
+                    cand = attack_mask[a] & eligible & ~reserved
+                    c = -1
                     if cand:
-                        n = pc(cand)
-                        if n > 1:
-                            k = n.bit_length()
-                            r = bits(k)
-                            while r >= n:
-                                r = bits(k)
-                            card = kth(cand, r)
-                        else:
-                            card = cand.bit_length() - 1
-                        reserved |= 1 << card
-                    obs.append([kind, target, card, []])
+                        c = _pick(cand, bits)
+                        reserved |= 1 << c
+                    obs.append([_ACT, a, c, []])
                     added += 1
+                for m in low:  # §3.3.3
+                    if added >= room:
+                        break  # the surplus is dropped and checked again next turn
+                    for ob in obs:
+                        c = ob[2]
+                        if (ob[0] != _ACT and ob[1] == m) or (c >= 0 and links[c] >> m & 1):
+                            break  # merged: counts once
+                    else:
+                        cand = linked_mask[m] & eligible & ~reserved
+                        c = -1
+                        if cand:
+                            c = _pick(cand, bits)
+                            reserved |= 1 << c
+                        obs.append([_MET, m, c, []])
+                        added += 1
             # Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit.
             mcount = [0] * n_modes
             excluded = 0
@@ -511,11 +538,43 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         pool = fresh
                     n = pc(pool)
                     if n > 1:
-                        k = n.bit_length()
+                        k = bit_len[n]
                         r = bits(k)
                         while r >= n:
                             r = bits(k)
-                        card = kth(pool, r)
+                        # The r-th set bit of pool (kth_bit, inlined).
+                        pos = 0
+                        w = pool & M64
+                        c = pc(w)
+                        while r >= c:
+                            r -= c
+                            pool >>= 64
+                            pos += 64
+                            w = pool & M64
+                            c = pc(w)
+                        lo = w & M32
+                        c = pc(lo)
+                        if r >= c:
+                            r -= c
+                            w >>= 32
+                            pos += 32
+                        else:
+                            w = lo
+                        lo = w & M16
+                        c = pc(lo)
+                        if r >= c:
+                            r -= c
+                            w >>= 16
+                            pos += 16
+                        else:
+                            w = lo
+                        lo = w & 255
+                        c = POP8[lo]
+                        if r >= c:
+                            r -= c
+                            lo = w >> 8
+                            pos += 8
+                        card = pos + KTH8[lo * 8 + r]
                     else:
                         card = pool.bit_length() - 1
                     md = mode_of[card]
@@ -538,14 +597,20 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 card_draws[card] += 1
                 # Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top.
                 n_opt = n_options[card]
-                order = list(range(n_opt))
-                for i in range(n_opt - 1, 0, -1):
-                    n = i + 1
-                    k = n.bit_length()
-                    j = bits(k)
-                    while j >= n:
+                if n_opt == 2:
+                    j = bits(2)
+                    while j >= 2:
+                        j = bits(2)
+                    order = order_01 if j else order_10
+                else:
+                    order = list(range(n_opt))
+                    for i in range(n_opt - 1, 0, -1):
+                        n = i + 1
+                        k = n.bit_length()
                         j = bits(k)
-                    order[i], order[j] = order[j], order[i]
+                        while j >= n:
+                            j = bits(k)
+                        order[i], order[j] = order[j], order[i]
                 # The player (match.random_policy / protect_weakest_policy).
                 if protect:
                     effects = meter_eff[card]
@@ -558,18 +623,16 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         floor = min(after)
                         if floor > best_floor:
                             option, best_floor = o, floor
-                else:
-                    n = n_opt
-                    if n > 1:
-                        k = n.bit_length()
+                elif n_opt > 1:
+                    k = n_opt.bit_length()
+                    r = pbits(k)
+                    while r >= n_opt:
                         r = pbits(k)
-                        while r >= n:
-                            r = pbits(k)
-                        option = order[r]
-                    else:
-                        option = order[0]
+                    option = order[r]
+                else:
+                    option = 0
                 if trace is not None:
-                    steps.append((card, order, option, ob is not None))
+                    steps.append((card, list(order), option, ob is not None))
                 # Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5).
                 for m, d in meter_eff[card][option]:
                     v = meters[m] + d
@@ -596,11 +659,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             carried = [ob[1] for ob in obs[pi:] if ob[0] == _EM]
             last_closing = list(meters)
             close_n[year] += 1
-            row_sum, row_sq = close_sum[year], close_sq[year]
-            for m in meter_range:
-                v = meters[m]
-                row_sum[m] += v
-                row_sq[m] += v * v
+            close_sum[year] = list(map(add, close_sum[year], meters))
+            close_sq[year] = list(map(add, close_sq[year], map(mul, meters, meters)))
             if year >= YEARS:
                 break  # end of mandate; no emergency after the year-4 closing
             year += 1
@@ -608,18 +668,16 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
         if trace is not None:
             reason = "catastrophe" if zeroed >= 0 else "end_of_mandate"
             trace.append((steps, (reason, year, list(meters), zeroed)))
-        cards_total += bin(played).count("1")
-        t.end_year[year] += 1
+        cards_total += pc(played)
+        end_year[year] += 1
         if zeroed >= 0:
             catastrophes += 1
-            t.zeroed[zeroed] += 1
+            zeroed_count[zeroed] += 1
             outcome.append(1)
         else:
             outcome.append(0)
-        for m in meter_range:
-            v = meters[m]
-            end_sum[m] += v
-            end_sq[m] += v * v
+        end_sum[:] = map(add, end_sum, meters)
+        end_sq[:] = map(add, end_sq, map(mul, meters, meters))
 
     t.matches += matches
     t.catastrophes += catastrophes
