@@ -1,0 +1,52 @@
+extends VBoxContainer
+# Deck, year and slot, and the bridge's status. Reacts to Sorteio's signals only.
+
+const Texts = preload("res://scenes/texts.gd")
+
+var _per_turn := 7
+
+onready var _deck: Label = $Deck
+onready var _year: Label = $Year
+onready var _status: Label = $Status
+
+
+func _ready() -> void:
+	Sorteio.connect("bridge_ready", self, "_on_bridge_ready")
+	Sorteio.connect("match_started", self, "_on_match_started")
+	Sorteio.connect("turn_started", self, "_on_turn_started")
+	Sorteio.connect("card_drawn", self, "_on_card_drawn")
+	Sorteio.connect("turn_ended", self, "_on_turn_ended")
+	Sorteio.connect("match_ended", self, "_on_match_ended")
+	Sorteio.connect("error_occurred", self, "_on_error_occurred")
+	_status.add_color_override("font_color", Color(0.6, 0.65, 0.7))
+
+
+func _on_bridge_ready(kind: String) -> void:
+	_status.text = "Regras em Python, ponte: %s" % kind
+
+
+func _on_match_started(match_seed: int, deck: Dictionary, _snapshot: Dictionary) -> void:
+	_per_turn = int(deck["cartas_por_turno"])
+	_deck.text = "Baralho %s (%d cartas), semente %d" % [deck["nome"], deck["cards"], match_seed]
+	_year.text = "Ano 1 de 4"
+
+
+func _on_turn_started(year: int, mandatory: Array) -> void:
+	_year.text = "Ano %d de 4: %d obrigatória(s)" % [year, mandatory.size()]
+
+
+func _on_card_drawn(_card: Dictionary, slot: int, _reason: Dictionary, _order: Array) -> void:
+	_year.text = "Ano %d de 4, carta %d de %d" % [Sorteio.year, slot, _per_turn]
+
+
+func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
+	_year.text = "Ano %d encerrado: %d cartas%s" % [year, cards, " (turno curto)" if short else ""]
+
+
+func _on_match_ended(_reason: String, ending: Dictionary) -> void:
+	_year.text = Texts.ending(Sorteio.deck_info, ending)
+
+
+func _on_error_occurred(message: String, code: String) -> void:
+	_status.add_color_override("font_color", Color(1.0, 0.45, 0.4))
+	_status.text = "Erro (%s): %s" % [code, message]
