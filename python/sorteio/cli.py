@@ -20,7 +20,7 @@ from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
 from .loader import BUILTIN_DECKS, DeckError, format_issue, load_deck, resolve_deck_path
 from .match import POLICIES, MatchObserver, Step, make_policy, play_match, play_turn
-from .results import TurnEnd, TurnStart
+from .results import CATASTROPHE, TurnEnd, TurnStart
 from .simulate import simulate
 from .state import load_state, save_state
 
@@ -137,9 +137,10 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     if ending is None:
         out.print(f"parada após {len(engine.played)} cartas; fase {engine.phase}")
     else:
-        zeroed = f" ({ending.zeroed} chegou a 0)" if ending.zeroed else ""
+        what = (f"catástrofe: {ending.zeroed} chegou a 0" if ending.reason == CATASTROPHE
+                else "fim do mandato")
         out.rule("Fim")
-        out.print(f"{ending.reason}{zeroed} no ano {ending.year} com {ending.cards_played} cartas"
+        out.print(f"{what} ({ending.reason}) no ano {ending.year}, {ending.cards_played} cartas"
                   + (" (partida curta)" if ending.short else ""))
     if save_path:
         out.print(f"estado salvo em {save_path}")
