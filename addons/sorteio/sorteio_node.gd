@@ -48,6 +48,12 @@ export var match_seed := -1
 export(String, "auto", "socket", "python") var bridge_mode := "auto"
 # Start the bridge when the node enters the tree (else call start_bridge()).
 export var autostart_bridge := true
+# Python interpreter for the socket bridge; "" means $SORTEIO_PYTHON, then the project setting
+# sorteio/python, then "python3".
+export var python_executable := ""
+# Port file of an already running server (`sorteio serve --port-file F`) to join instead of
+# starting one; "" means $SORTEIO_BRIDGE_FILE, then the project setting sorteio/bridge_file.
+export var bridge_file := ""
 export var startup_timeout_ms := 15000
 export var request_timeout_ms := 5000
 
@@ -118,6 +124,13 @@ func start_bridge() -> bool:
 
 func is_bridge_ready() -> bool:
 	return _bridge != null and _bridge.is_ready()
+
+
+func bridge_process_id() -> int:
+	# PID of the server child this node started (-1: none, joined, or in-process).
+	if _bridge != null and _bridge.kind() == "socket":
+		return _bridge.pid
+	return -1
 
 
 func stop_bridge() -> void:
@@ -238,8 +251,12 @@ func is_match_over() -> bool:
 
 func _make_socket_bridge():
 	var bridge = SocketBridge.new()
-	bridge.python = _setting_or_env("SORTEIO_PYTHON", SETTING_PYTHON, "python3")
-	var join := _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
+	bridge.python = python_executable
+	if python_executable == "":
+		bridge.python = _setting_or_env("SORTEIO_PYTHON", SETTING_PYTHON, "python3")
+	var join := bridge_file
+	if join == "":
+		join = _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
 	if join != "":
 		bridge.port_file = join
 		bridge.join_existing = true

@@ -64,6 +64,7 @@ func _idle(_delta: float) -> bool:
 	if ended or OS.get_ticks_msec() - started_ms > TIMEOUT_MS:
 		done = true
 		_check_all(ended)
+		print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 		quit(0 if failures == 0 else 1)
 	return false
 

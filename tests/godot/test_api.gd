@@ -1,0 +1,209 @@
+extends SceneTree
+# Engine test of SorteioNode's GDScript API over the socket bridge: save/load mid-turn, errors
+# from Python, accents, a dead server, a server that never comes up, a silent server.
+#   godot3-server --path demo_project -s tests/godot/test_api.gd
+# Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
+
+const DECK := "res://decks/padrao.json"
+const HANGING := "hanging_python.sh"
+
+var failures := 0
+var errors := []
+var loaded := []
+var sorteio: Node = null
+
+
+func _init() -> void:
+	call_deferred("_run")
+
+
+func _run() -> void:
+	sorteio = root.get_node("Sorteio")
+	sorteio.connect("error_occurred", self, "_on_error_occurred")
+	sorteio.connect("state_loaded", self, "_on_state_loaded")
+	yield(_wait_ready(), "completed")
+	_check(sorteio.is_bridge_ready(), "bridge up", sorteio.bridge_kind)
+	print("SERVER_PID %d" % sorteio.bridge_process_id())
+	_test_save_and_load()
+	_test_refusals()
+	_test_accents()
+	yield(_test_dead_server(), "completed")
+	yield(_test_never_up(), "completed")
+	yield(_test_silent_server(), "completed")
+	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
+	quit(0 if failures == 0 else 1)
+
+
+func _wait_ready(timeout_ms := 20000):
+	var deadline := OS.get_ticks_msec() + timeout_ms
+	yield(self, "idle_frame")
+	while not sorteio.is_bridge_ready() and OS.get_ticks_msec() < deadline:
+		if not errors.empty() and errors[-1][1] == "bridge_down":
+			break
+		yield(self, "idle_frame")
+
+
+func _check(ok: bool, name: String, detail = "") -> void:
+	if not ok:
+		failures += 1
+	print(
+		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
+	)
+
+
+func _on_error_occurred(message: String, code: String) -> void:
+	errors.append([message, code])
+
+
+func _on_state_loaded(snapshot: Dictionary, pending: Dictionary) -> void:
+	loaded.append([snapshot, pending])
+
+
+func _play(count: int) -> Array:
+	# Apply the first shown option and draw the next card, `count` times: the ids drawn.
+	var ids := []
+	for _i in range(count):
+		sorteio.apply_option(sorteio.current_draw["option_order"][0])
+		var draw: Dictionary = sorteio.draw_next_card()
+		ids.append(draw.get("card_id", "<turn over>"))
+	return ids
+
+
+func _test_save_and_load() -> void:
+	_check(sorteio.start_match(4, DECK), "start_match")
+	_check(sorteio.start_turn(), "start_turn")
+	sorteio.draw_next_card()
+	_play(2)
+	var pending_id: String = sorteio.current_draw["card_id"]
+	var saved: Dictionary = sorteio.save_state()
+	_check(not saved.empty(), "save_state returns a Dictionary", saved.keys())
+	var expected := _play(3)
+	var meters_after: Dictionary = sorteio.meters.duplicate()
+	# As a save file would: through JSON text and back.
+	var from_disk: Dictionary = JSON.parse(JSON.print(saved)).result
+	_check(sorteio.load_state(from_disk), "load_state")
+	_check(loaded.size() == 1, "state_loaded emitted once", loaded.size())
+	_check(
+		sorteio.current_draw.get("card_id") == pending_id and sorteio.phase == "awaiting_choice",
+		"loaded mid-turn with the pending card",
+		"%s / %s" % [sorteio.current_draw.get("card_id"), pending_id]
+	)
+	_check(loaded[0][1].get("card_id") == pending_id, "state_loaded carries the pending card")
+	var replay := _play(3)
+	_check(replay == expected, "the match continues exactly", "%s vs %s" % [replay, expected])
+	_check(sorteio.meters.hash() == meters_after.hash(), "same meters after the replay")
+
+
+func _test_refusals() -> void:
+	errors.clear()
+	var phase: String = sorteio.phase
+	var year: int = sorteio.year
+	_check(not sorteio.apply_option(99), "apply_option(99) refused")
+	_check(errors.size() == 1 and errors[0][1] == "rule_error", "rule_error emitted", errors)
+	_check(sorteio.phase == phase and sorteio.year == year, "state unchanged after a refusal")
+	errors.clear()
+	_check(sorteio.draw_next_card().empty(), "draw while awaiting a choice refused")
+	_check(errors.size() == 1 and errors[0][1] == "rule_error", "rule_error on draw", errors)
+	errors.clear()
+	_check(not sorteio.load_state({"format": 1}), "bad state refused")
+	_check(errors.size() == 1 and errors[0][1] == "bad_request", "bad_request on load", errors)
+	errors.clear()
+	_check(not sorteio.start_match(1, "res://decks/missing.json"), "missing deck refused")
+	_check(errors.size() == 1 and errors[0][1] == "deck_error", "deck_error", errors)
+	errors.clear()
+
+
+func _test_accents() -> void:
+	sorteio.start_match(2, DECK)
+	var names := []
+	for meter in sorteio.deck_info["medidores"]:
+		names.append(meter["nome"])
+	_check("Saúde" in names and "Educação" in names, "accents in deck names survive", names)
+	sorteio.start_turn()
+	var card: Dictionary = sorteio.draw_next_card()
+	var text: String = card["card"]["titulo"] + card["card"]["texto"]
+	var wide := false
+	for i in range(text.length()):
+		if text.ord_at(i) > 127:
+			wide = true
+	_check(wide, "card text keeps its accents", text.left(60))
+
+
+func _test_dead_server():
+	var pid: int = sorteio.bridge_process_id()
+	OS.kill(pid)
+	yield(create_timer(0.3), "timeout")
+	errors.clear()
+	var started := OS.get_ticks_msec()
+	var result: Dictionary = sorteio.draw_next_card()
+	var took := OS.get_ticks_msec() - started
+	_check(result.empty() and errors.size() == 1, "request to a dead server fails", errors)
+	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "bridge_down emitted", errors)
+	_check(took < 2000, "no freeze on a dead server", "%d ms" % took)
+	errors.clear()
+	sorteio.start_turn()
+	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "stays down, says so", errors)
+	errors.clear()
+	sorteio.start_bridge()
+	yield(_wait_ready(), "completed")
+	_check(sorteio.is_bridge_ready(), "start_bridge() brings it back", errors)
+	_check(sorteio.start_match(9, DECK), "a new match after the restart")
+
+
+func _test_never_up():
+	sorteio.stop_bridge()
+	errors.clear()
+	sorteio.python_executable = "/nonexistent/python3"
+	var started := OS.get_ticks_msec()
+	sorteio.start_bridge()
+	yield(_wait_ready(), "completed")
+	var took := OS.get_ticks_msec() - started
+	_check(not sorteio.is_bridge_ready(), "no bridge with a missing interpreter")
+	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "bridge_down reported", errors)
+	_check(took < 5000, "reported quickly", "%d ms" % took)
+	errors.clear()
+	var script_dir: String = get_script().resource_path.get_base_dir()
+	sorteio.python_executable = ProjectSettings.globalize_path(script_dir.plus_file(HANGING))
+	sorteio.startup_timeout_ms = 1500
+	started = OS.get_ticks_msec()
+	sorteio.start_bridge()
+	var hanging_pid: int = sorteio.bridge_process_id()
+	yield(_wait_ready(), "completed")
+	took = OS.get_ticks_msec() - started
+	_check(errors.size() == 1 and "within 1500 ms" in errors[0][0], "start-up timeout", errors)
+	_check(took < 4000, "start-up timeout is bounded", "%d ms" % took)
+	sorteio.stop_bridge()
+	yield(create_timer(0.2), "timeout")
+	_check(not Directory.new().dir_exists("/proc/%d" % hanging_pid), "stop_bridge kills the child")
+	sorteio.python_executable = ""
+	sorteio.startup_timeout_ms = 15000
+
+
+func _test_silent_server():
+	# A server that accepts the connection and never answers: the request times out.
+	var listener := TCP_Server.new()
+	var port := 0
+	for candidate in range(47000, 47100):
+		if listener.listen(candidate, "127.0.0.1") == OK:
+			port = candidate
+			break
+	var port_file := ProjectSettings.globalize_path("user://silent_bridge.json")
+	var file := File.new()
+	file.open(port_file, File.WRITE)
+	file.store_string(JSON.print({"port": port, "token": "x", "pid": 0}))
+	file.close()
+	sorteio.bridge_file = port_file
+	errors.clear()
+	sorteio.request_timeout_ms = 800
+	sorteio.start_bridge()
+	yield(_wait_ready(), "completed")
+	var started := OS.get_ticks_msec()
+	_check(not sorteio.start_match(1, DECK), "silent server: request fails")
+	var took := OS.get_ticks_msec() - started
+	_check(
+		errors.size() == 1 and errors[0][1] == "bridge_down", "silent server: bridge_down", errors
+	)
+	_check(took < 2000, "silent server: bounded wait", "%d ms" % took)
+	sorteio.stop_bridge()
+	listener.stop()
+	sorteio.bridge_file = ""
