@@ -11,17 +11,15 @@ from typing import Optional
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-from rich.table import Table
 
 from .checks import deck_warnings
+from .cli_sim import lint_cmd, simulate_cmd
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
 from .loader import BUILTIN_DECKS, DeckError, format_issue, load_deck, resolve_deck_path
 from .match import POLICIES, MatchObserver, Step, make_policy, play_match, play_turn
 from .results import CATASTROPHE, TurnEnd, TurnStart
-from .simulate import simulate
 from .state import load_state, save_state
 
 BAD_INPUT = 2
@@ -223,38 +221,9 @@ def schema() -> None:
     click.echo(json.dumps(Deck.model_json_schema(), indent=2, ensure_ascii=False))
 
 
-@cli.command("simulate")
-@deck_option
-@click.option("--matches", default=3000, show_default=True, type=click.IntRange(min=1))
-@seed_option
-@policy_option
-@json_option
-def simulate_cmd(deck_path, matches, seed, policy, as_json) -> None:
-    """Play many matches and summarise: catastrophe rate, meters, draws per card and mode."""
-    deck = _load(deck_path)
-    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("partidas", total=matches)
-        summary = simulate(deck, matches, seed, policy,
-                           progress=lambda done: bar.update(task, completed=done))
-    if as_json:
-        click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
-        return
-    out.print(f"{matches} partidas, seed {seed}, jogador {policy}")
-    out.print(f"catástrofe: {summary.catastrophe_rate:.1%}  ·  obrigatórias por turno: "
-              f"{summary.mandatory_per_turn:.2f}  ·  turnos curtos: {summary.short_turns}")
-    table = Table("medidor", "média final")
-    for meter, mean in summary.ending_meters_mean.items():
-        table.add_row(meter, f"{mean:.1f}")
-    out.print(table)
-    modes = Table("modo", "sorteios")
-    for mode, count in summary.mode_draws.items():
-        modes.add_row(mode, str(count))
-    out.print(modes)
-    top = sorted(summary.card_draws.items(), key=lambda kv: -kv[1])
-    out.print("mais sorteadas: " + ", ".join(f"{c} {n}" for c, n in top[:10]))
-    if summary.never_drawn:
-        out.print("nunca sorteadas: " + ", ".join(summary.never_drawn))
+# `simulate` (GDD 06 §7 sweeps) and `lint` (deck coverage) live in cli_sim.py.
+cli.add_command(simulate_cmd)
+cli.add_command(lint_cmd)
 
 
 def main() -> None:

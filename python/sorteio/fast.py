@@ -21,6 +21,7 @@ order, then per card one ``below`` for a random slot (§3.4, none for a mandator
 generator seeded ``seed ^ 0x5EED`` (``match.make_policy``).
 """
 
+import copy
 import operator
 import random
 from typing import Dict, Iterable, List, Optional
@@ -140,6 +141,23 @@ class FastDeck:
         self.actor_rank = [0] * self.n_actors
         for r, a in enumerate(order):
             self.actor_rank[a] = r
+
+    def with_parameters(self, params: Dict[str, int]) -> "FastDeck":
+        """This deck under other §7 parameters (``Parameters`` field names), sharing every mask.
+
+        Only the five parameter attributes of the compiled index change, so a sweep builds the
+        masks once per deck instead of once per scenario. ``params`` must be valid
+        (``deck.Parameters(**params)``); the fingerprint stays the deck file's.
+        """
+        ix = copy.copy(self.index)
+        ix.n_slots = params["cartas_por_turno"]
+        ix.cap = params["teto_obrigatorias"]
+        ix.meter_limit = params["limite_medidor"]
+        ix.emergency_limit = params["limite_emergencia"]
+        ix.mode_limit = params["limite_por_modo"]
+        fd = copy.copy(self)
+        fd.index = ix
+        return fd
 
     def actor_ok(self, satisfaction: List[int]) -> int:
         """Cards allowed by the actors' current levels: non-actor cards plus each actor's cards

@@ -1,0 +1,208 @@
+"""The designers' balancing commands: ``sorteio simulate`` (sweeps, GDD 06 §7) and ``sorteio lint``
+(deck coverage). Registered on the ``sorteio`` group by ``cli.py``; see docs/simulator.md."""
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from .errors import SorteioError
+from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from .sweep import (
+    CATASTROPHE_TOLERANCE_PP,
+    PARAM_NAMES,
+    ScenarioResult,
+    SweepError,
+    SweepResult,
+    default_jobs,
+    load_executor,
+    parse_param,
+    run_sweep,
+)
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+INTERRUPTED = 130
+SHORT = {"cartas_por_turno": "N", "teto_obrigatorias": "T", "limite_medidor": "lim",
+         "limite_emergencia": "emerg", "limite_por_modo": "modo"}  # §4 letters as table headers
+
+DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
+
+
+@click.command("simulate")
+@click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
+@click.option("--matches", default=3000, show_default=True, type=click.IntRange(min=1),
+              help="matches per scenario (§7 used 3,000)")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
+              help="seed of the whole sweep: match i of every scenario uses seed*1e6+i")
+@click.option("--policy", default="random", show_default=True,
+              type=click.Choice(["random", "protect"]),
+              help="player: random, or protect the weakest meter")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
+              help="a §7 parameter to sweep, e.g. teto_obrigatorias=2..4 or "
+                   "cartas_por_turno=6,7,8 (repeatable; scenarios = every combination). "
+                   f"Names: {', '.join(PARAM_NAMES)}")
+@click.option("--jobs", default=None, type=click.IntRange(min=1),
+              help="worker processes (default: every core; 1 = in this process)")
+@click.option("--executor", "executor_spec", default=None, metavar="MODULE:FACTORY",
+              help="run chunks on FACTORY() (a concurrent.futures Executor, e.g. a Dask "
+                   "cluster) instead of local processes")
+@click.option("--out", "out_dir", default=None, metavar="DIR",
+              help="write DIR/sweep.csv, DIR/sweep.json and DIR/report.html")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
+                 as_json) -> None:
+    """Play many matches per scenario and compare scenarios (GDD 06 §7).
+
+    Without --param: one scenario, the deck's own parameters. Each scenario reports the
+    catastrophe rate with its 95% interval, ending meters (mean, sd), mandatory slots per turn,
+    short turns, cards never drawn, and the difference from the baseline, flagged past 4 points.
+    Ctrl-C stops the sweep and keeps the finished scenarios (exit code 130).
+    """
+    deck = load_deck(deck_path)
+    grid = {}
+    for text in params:
+        try:
+            name, values = parse_param(text)
+        except SweepError as exc:
+            raise click.BadParameter(str(exc), param_hint="--param") from None
+        grid[name] = values
+    executor = load_executor(executor_spec) if executor_spec else None
+    folder: Optional[Path] = None
+    appender = None
+    if out_dir:
+        from .report import CsvAppender
+
+        folder = Path(out_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SorteioError(f"{out_dir}: cannot create: {exc.strerror}") from None
+        appender = CsvAppender(folder / "sweep.csv")
+    from .sweep import build_scenarios
+
+    n_scenarios = len(build_scenarios(deck, grid))
+    total = n_scenarios * matches
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    started = time.perf_counter()
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"{n_scenarios} cenário(s)", total=total)
+        try:
+            result = run_sweep(
+                deck, grid, matches, seed, policy, jobs=jobs, executor=executor,
+                on_progress=lambda done: bar.update(task, completed=done),
+                on_result=appender.add if appender is not None else None,
+            )
+        finally:
+            if appender is not None:
+                appender.close()
+    elapsed = time.perf_counter() - started
+    if folder is not None:
+        _write_outputs(result, folder, deck)
+    if as_json:
+        from .report import sweep_json
+
+        data = sweep_json(result)
+        data["seconds"] = round(elapsed, 3)
+        click.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        _print(result, elapsed, jobs, executor_spec)
+        if folder is not None:
+            out.print(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
+                      f"{folder / 'report.html'}", soft_wrap=True)
+    if result.interrupted:
+        err.print(f"[yellow]interrompido[/]: {len(result.scenarios)} de {result.total_scenarios} "
+                  f"cenários terminados foram mantidos")
+        sys.exit(INTERRUPTED)
+
+
+def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
+    from .report import write_csv, write_html, write_json
+
+    write_csv(result, folder / "sweep.csv")
+    write_json(result, folder / "sweep.json")
+    write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores})
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _print(result: SweepResult, elapsed: float, jobs: Optional[int],
+           executor_spec: Optional[str]) -> None:
+    where = executor_spec or f"{jobs or default_jobs()} processo(s)"
+    out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
+              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
+    if len(result.scenarios) == 1 and not result.names:
+        _print_one(result.scenarios[0])
+        return
+    table = Table("#", *(SHORT.get(n, n) for n in result.names), "catástr.", "IC 95%", "Δ pts",
+                  "obr/turno", "curtos", "nunca", "menor medidor")
+    for r in result.scenarios:
+        lo, hi = r.interval
+        diff = "base" if r.scenario.baseline else f"{100 * r.diff[0]:+.1f}" if r.diff else "?"
+        if r.flagged:
+            diff = f"[red]{diff} ⚠[/]"
+        meters = r.meter_stats()
+        low = min(meters, key=lambda m: meters[m][0])
+        table.add_row(
+            str(r.scenario.index), *(str(r.scenario.params[n]) for n in result.names),
+            _pct(r.rate), f"{100 * lo:.1f}–{100 * hi:.1f}", diff, f"{r.mandatory_per_turn:.2f}",
+            _pct(r.short_turn_share), str(len(r.never_drawn())),
+            f"{low} {meters[low][0]:.0f}±{meters[low][1]:.0f}",
+        )
+    out.print(table)
+    legend = ", ".join(f"{SHORT[n]} = {n}" for n in result.names if n in SHORT)
+    if legend:
+        out.print(legend, soft_wrap=True)
+    flagged = [r for r in result.scenarios if r.flagged]
+    out.print(f"{len(flagged)} cenário(s) mudam a catástrofe em mais de "
+              f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
+
+
+def _print_one(r: ScenarioResult) -> None:
+    lo, hi = r.interval
+    out.print(f"catástrofe: {_pct(r.rate)} (IC 95% {_pct(lo)}–{_pct(hi)})  ·  obrigatórias por "
+              f"turno: {r.mandatory_per_turn:.2f}  ·  turnos curtos: {_pct(r.short_turn_share)}")
+    table = Table("medidor", "média final", "desvio", "chegou a 0")
+    for m, (ident, (mean, sd)) in enumerate(r.meter_stats().items()):
+        table.add_row(ident, f"{mean:.1f}", f"{sd:.1f}", str(r.tally.zeroed[m]))
+    out.print(table)
+    modes = Table("modo", "sorteios por partida")
+    for mode, freq in r.mode_frequency().items():
+        modes.add_row(mode, f"{freq:.2f}")
+    out.print(modes)
+    top = sorted(r.card_frequency().items(), key=lambda kv: -kv[1])
+    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]))
+    never = r.never_drawn()
+    if never:
+        out.print("nunca sorteadas: " + ", ".join(never), soft_wrap=True)
+
+
+@click.command("lint")
+@click.argument("deck_path", metavar="DECK")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def lint_cmd(deck_path, as_json) -> None:
+    """Deck coverage report: can the draw fill every turn and serve every obligation? (§3, §5)"""
+    from .lint import lint_deck, print_report
+
+    source = str(resolve_deck_path(deck_path))
+    report = lint_deck(load_deck(deck_path))
+    if as_json:
+        click.echo(json.dumps(dict(report, file=source), ensure_ascii=False))
+        return
+    print_report(report, source, out)

@@ -1,0 +1,242 @@
+"""Deck coverage report (``sorteio lint``): can the draw of GDD 06 do its job with this deck?
+
+Static analysis of a valid deck, no simulation (``sorteio simulate`` measures the same things
+empirically). It answers:
+
+- playable cards per year against the N-per-turn need (§3.1.3 ``ano_minimo``, §4, §5 "Faltam
+  elegíveis": short turns), and the modes available per year against the N slots (§3.4: with fewer
+  modes than random slots the mode rule is relaxed);
+- cards per mode;
+- linked cards per meter and per year (§3.2): can each emergency (§3.3.1, from year 2) and each
+  meter obligation (§3.3.3) actually be served?
+- actor cards per level function (GDD 07 §3.2, §3.1.4), with the attack card a Furioso actor
+  needs (§3.3.2);
+- cards that can never be drawn, and why (§3.1: draft, impeachment, a level the actor can never
+  reach with this deck's effects);
+- draft cards (D-102) that would close a coverage gap if approved.
+"""
+
+from typing import Dict, List, Optional
+
+from .compiled import CompiledDeck
+from .deck import ATTACK_FUNCTION, ApprovalStatus, CardType, Deck
+from .engine import YEARS
+
+THIN_LINKED = 4  # fewer linked cards than turns in a match: one busy meter can exhaust them
+
+
+def _reachable_levels(ix: CompiledDeck, a: int) -> List[int]:
+    """Levels actor ``a`` can reach: its starting level, every level above it when some playable
+    option raises it, every level below when some option lowers it (effects are clamped 0-100,
+    so repeated deltas reach the ends). An over-approximation: it ignores how many cards it takes.
+    """
+    start = ix.level_of[ix.initial_satisfaction[a]]
+    up = down = False
+    for c, options in enumerate(ix.actor_effects):
+        if not ix.playable[c]:
+            continue
+        for effects in options:
+            for actor, delta in effects:
+                if actor == a:
+                    up |= delta > 0
+                    down |= delta < 0
+    s0 = ix.initial_satisfaction[a]
+    low = 0 if down else s0
+    high = 100 if up else s0
+    return sorted({ix.level_of[s] for s in range(low, high + 1)} | {start})
+
+
+def lint_deck(deck: Deck) -> dict:
+    """The coverage report as JSON-safe data (see the module docstring for what it checks)."""
+    ix = CompiledDeck(deck)
+    n_cards = len(ix.card_ids)
+    slots = ix.n_slots
+    playable = [c for c in range(n_cards) if ix.playable[c]]
+    common = [c for c in playable if ix.actor[c] < 0]
+    problems: List[str] = []
+
+    # Cards per year vs the need.
+    years = []
+    for y in range(1, YEARS + 1):
+        common_y = [c for c in common if ix.year_min[c] <= y]
+        actor_y = 0
+        for a in range(len(ix.actor_ids)):
+            per_fn: Dict[Optional[str], int] = {}
+            for c in playable:
+                if ix.actor[c] == a and ix.year_min[c] <= y:
+                    per_fn[ix.function[c]] = per_fn.get(ix.function[c], 0) + 1
+            actor_y += sum(per_fn.values())
+        need = slots * y
+        modes_y = len({ix.mode[c] for c in playable if ix.year_min[c] <= y})
+        if len(common_y) >= need:
+            status = "ok"
+        elif len(common_y) + actor_y >= need:
+            status = "depends on actor cards"
+        else:
+            status = "short"
+            problems.append(f"year {y}: {len(common_y) + actor_y} playable cards for {need} slots "
+                            f"up to this year: turns will end short (§5)")
+        years.append({
+            "year": y,
+            "new": sum(1 for c in playable if ix.year_min[c] == y),
+            "common_available": len(common_y),
+            "actor_available": actor_y,
+            "need": need,
+            "modes": modes_y,
+            "status": status,
+        })
+        if modes_y < slots:
+            problems.append(f"year {y}: {modes_y} modes for {slots} slots: the one-per-mode rule "
+                            f"will be relaxed in full turns (§3.4)")
+
+    modes = []
+    for md, name in enumerate(ix.mode_names):
+        cards = [c for c in playable if ix.mode[c] == md]
+        modes.append({"mode": name, "cards": len(cards),
+                      "by_year": [sum(1 for c in cards if ix.year_min[c] == y)
+                                  for y in range(1, YEARS + 1)]})
+
+    # Linked cards per meter and year (§3.2): emergencies ask from year 2 (§5, Ano 1).
+    meters = []
+    for m, meter in enumerate(ix.meter_ids):
+        linked = ix.linked[m]
+        by_year = [sum(1 for c in linked if ix.year_min[c] <= y) for y in range(1, YEARS + 1)]
+        common_by_year = [sum(1 for c in linked if ix.year_min[c] <= y and ix.actor[c] < 0)
+                          for y in range(1, YEARS + 1)]
+        if not linked:
+            status = "none"
+            problems.append(f"meter '{meter}': no playable linked card; its emergencies and "
+                            f"meter obligations go to the random draw (§5)")
+        elif common_by_year[1] == 0:
+            status = "none before year 3" if common_by_year[2] else "actor cards only"
+            problems.append(f"meter '{meter}': no common linked card in year 2, when the first "
+                            f"emergency can come (§3.3.1)")
+        elif by_year[-1] < THIN_LINKED:
+            status = "thin"
+            problems.append(f"meter '{meter}': only {by_year[-1]} linked card(s); one meter in "
+                            f"crisis can use them up")
+        else:
+            status = "ok"
+        meters.append({"meter": meter, "linked": len(linked), "by_year": by_year,
+                       "common_by_year": common_by_year, "status": status})
+
+    # Actor cards per level function (GDD 07 §3.2).
+    functions = list(dict.fromkeys(ix.level_function))
+    actors = []
+    unreachable_cards: Dict[int, str] = {}
+    for a, actor in enumerate(ix.actor_ids):
+        counts = {fn: sum(1 for c in playable if ix.actor[c] == a and ix.function[c] == fn)
+                  for fn in functions}
+        reach = _reachable_levels(ix, a)
+        reach_fns = {ix.level_function[li] for li in reach}
+        missing = [fn for fn in functions if not counts[fn]]
+        unreachable = [ix.level_ids[li] for li in range(len(ix.level_ids)) if li not in reach]
+        for c in playable:
+            if ix.actor[c] == a and ix.function[c] not in reach_fns:
+                unreachable_cards[c] = (f"actor '{actor}' never reaches a level calling for "
+                                        f"'{ix.function[c]}' with this deck's effects")
+        if not counts.get(ATTACK_FUNCTION):
+            problems.append(f"actor '{actor}': no playable attack card; when Furioso its "
+                            f"mandatory slot goes to the random draw (§3.3.2, §5)")
+        actors.append({"actor": actor, "functions": counts, "missing": missing,
+                       "unreachable_levels": unreachable})
+
+    never = []
+    for c, card in enumerate(deck.cartas):
+        reason = None
+        if card.aprendizado.status != ApprovalStatus.APPROVED:
+            reason = "draft: Aprendizado not approved (§3.1.1, D-102)"
+        elif card.tipo == CardType.IMPEACHMENT:
+            reason = "impeachment card: only in the scene, never in the draw (§3.1.5)"
+        elif c in unreachable_cards:
+            reason = unreachable_cards[c] + " (§3.1.4)"
+        if reason is not None:
+            never.append({"card": card.id, "reason": reason})
+
+    # Drafts that would close a gap if approved.
+    gaps_meters = {m["meter"] for m in meters if m["status"] != "ok"}
+    short_years = {y["year"] for y in years if y["status"] != "ok"}
+    no_attack = {a["actor"] for a in actors if ATTACK_FUNCTION in a["missing"]}
+    drafts = []
+    for card in deck.cartas:
+        if card.aprendizado.status == ApprovalStatus.APPROVED or card.tipo == CardType.IMPEACHMENT:
+            continue
+        covers = [f"meter {m}" for m in ix.meter_ids if m in gaps_meters and card.linked_to(m)]
+        year = card.pre_requisitos.ano_minimo
+        covers += [f"year {y} slots" for y in sorted(short_years) if year <= y]
+        if card.ator in no_attack and card.funcao == ATTACK_FUNCTION:
+            covers.append(f"attack of {card.ator}")
+        if covers:
+            drafts.append({"card": card.id, "would_cover": covers})
+    if drafts:
+        problems.append(f"{len(drafts)} draft card(s) would close a gap if approved: "
+                        + ", ".join(d["card"] for d in drafts))
+
+    return {
+        "deck": deck.nome,
+        "parameters": deck.parametros.model_dump(),
+        "cards": n_cards,
+        "playable": len(playable),
+        "slots_per_match": slots * YEARS,
+        "years": years,
+        "modes": modes,
+        "meters": meters,
+        "actors": actors,
+        "never_drawn": never,
+        "drafts_blocking": drafts,
+        "problems": problems,
+    }
+
+
+def print_report(report: dict, source: str, console) -> None:
+    """The report as rich tables on ``console``."""
+    from rich.table import Table
+
+    p = report["parameters"]
+    console.print(f"[bold]{source}[/]: {report['playable']} playable of {report['cards']} cards "
+                  f"for {report['slots_per_match']} slots ({p['cartas_por_turno']} per turn)",
+                  soft_wrap=True)
+    t = Table("ano", "novas", "comuns até o ano", "de ator até o ano", "necessárias", "modos",
+              "situação", title="Cartas jogáveis por ano (§3.1.3, §5)")
+    for y in report["years"]:
+        style = "" if y["status"] == "ok" else "[yellow]"
+        t.add_row(str(y["year"]), str(y["new"]), str(y["common_available"]),
+                  str(y["actor_available"]), str(y["need"]), str(y["modes"]),
+                  f"{style}{y['status']}")
+    console.print(t)
+    t = Table("modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4", title="Cartas por modo (§3.4)")
+    for m in report["modes"]:
+        t.add_row(m["mode"], str(m["cards"]), *(str(v) for v in m["by_year"]))
+    console.print(t)
+    t = Table("medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4",
+              "situação", title="Cartas ligadas por medidor (§3.2, §3.3.1, §3.3.3)")
+    for m in report["meters"]:
+        style = "" if m["status"] == "ok" else "[yellow]"
+        t.add_row(m["meter"], str(m["linked"]), *(str(v) for v in m["by_year"]),
+                  f"{style}{m['status']}")
+    console.print(t)
+    if report["actors"]:
+        fns = list(report["actors"][0]["functions"])
+        t = Table("ator", *fns, "níveis inalcançáveis",
+                  title="Cartas de ator por função (GDD 07 §3.2)")
+        for a in report["actors"]:
+            t.add_row(a["actor"], *(("[yellow]0" if not a["functions"][f] else
+                                     str(a["functions"][f])) for f in fns),
+                      ", ".join(a["unreachable_levels"]) or "-")
+        console.print(t)
+    if report["never_drawn"]:
+        t = Table("carta", "por quê", title="Nunca sorteadas")
+        for n in report["never_drawn"]:
+            t.add_row(n["card"], n["reason"])
+        console.print(t)
+    if report["drafts_blocking"]:
+        t = Table("rascunho", "cobriria", title="Rascunhos que fecham lacunas (D-102)")
+        for d in report["drafts_blocking"]:
+            t.add_row(d["card"], ", ".join(d["would_cover"]))
+        console.print(t)
+    if report["problems"]:
+        console.print("[bold]Problemas:[/]")
+        for line in report["problems"]:
+            console.print(f"  [yellow]•[/] {line}", soft_wrap=True)
+    else:
+        console.print("[green]Nenhum problema de cobertura.[/]")

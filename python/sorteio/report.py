@@ -1,0 +1,299 @@
+"""Sweep outputs for designers: a CSV (one row per scenario) and a self-contained HTML report.
+
+The HTML file embeds its plots as PNG data (matplotlib, the ``report`` extra), so it can be mailed
+or attached to a ticket as one file. Plots: catastrophe rate per parameter value with its 95%
+interval (GDD 06 §7's 4-point band around the baseline), draw frequency per card and per mode, and
+the meters at each year's closing.
+"""
+
+import base64
+import csv
+import html
+import io
+import json
+import math
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from .errors import SorteioError
+from .sweep import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult, wilson
+
+
+def csv_columns(result: ScenarioResult) -> List[str]:
+    return list(result.row())
+
+
+def write_csv(sweep: SweepResult, path: Path) -> None:
+    """Every finished scenario, in scenario order, one row each (``ScenarioResult.row``)."""
+    rows = [r.row() for r in sweep.scenarios]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        if not rows:
+            return
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+class CsvAppender:
+    """Writes rows as scenarios finish, flushed at once: a killed sweep keeps its finished rows.
+    (``write_csv`` rewrites the file in scenario order at the end.)"""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fh: Optional[io.TextIOWrapper] = None
+        self._writer: Optional[csv.DictWriter] = None
+
+    def add(self, result: ScenarioResult) -> None:
+        row = result.row()
+        if self._writer is None:
+            self._fh = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
+            self._writer = csv.DictWriter(self._fh, fieldnames=list(row))
+            self._writer.writeheader()
+        self._writer.writerow(row)
+        assert self._fh is not None
+        self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def sweep_json(sweep: SweepResult) -> dict:
+    """Everything the sweep measured, JSON-safe (the ``--json`` output and ``sweep.json``)."""
+    out = {
+        "deck": sweep.deck_name,
+        "matches": sweep.matches,
+        "seed": sweep.seed,
+        "policy": sweep.policy,
+        "parameters": sweep.names,
+        "interrupted": sweep.interrupted,
+        "scenarios_total": sweep.total_scenarios,
+        "scenarios": [],
+    }
+    for r in sweep.scenarios:
+        row = r.row()
+        row["never_drawn"] = r.never_drawn()
+        row["card_draws"] = {c: r.tally.card_draws[i] for i, c in enumerate(r.card_ids)
+                             if r.playable[i]}
+        row["mode_draws_per_match"] = r.mode_frequency()
+        row["meters_by_year"] = {m: [{"year": y + 1, "mean": None if math.isnan(mean) else mean,
+                                      "sd": sd, "matches": n}
+                                     for y, (mean, sd, n) in enumerate(rows)]
+                                 for m, rows in r.trajectories().items()}
+        out["scenarios"].append(row)
+    return out
+
+
+def write_json(sweep: SweepResult, path: Path) -> None:
+    path.write_text(json.dumps(sweep_json(sweep), ensure_ascii=False, indent=1),
+                    encoding="utf-8")
+
+
+# -- plots ---------------------------------------------------------------------------------------
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'") \
+            from None
+    return plt
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.clf()
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _per_value(sweep: SweepResult, name: str) -> Tuple[List[int], List[Tuple[float, float, float]],
+                                                        List[Optional[Tuple[float, float, float]]]]:
+    """For each value of ``name``: pooled rate over every scenario with that value (with its
+    Wilson interval), and the one-at-a-time rate (other parameters at the baseline) if run."""
+    base = sweep.baseline
+    values = sorted({r.scenario.params[name] for r in sweep.scenarios})
+    pooled, alone = [], []
+    for v in values:
+        rows = [r for r in sweep.scenarios if r.scenario.params[name] == v]
+        k = sum(r.tally.catastrophes for r in rows)
+        n = sum(r.tally.matches for r in rows)
+        lo, hi = wilson(k, n)
+        pooled.append((k / n if n else 0.0, lo, hi))
+        single = None
+        if base is not None:
+            for r in rows:
+                if all(r.scenario.params[o] == base.scenario.params[o]
+                       for o in r.scenario.params if o != name):
+                    single = (r.rate, *r.interval)
+        alone.append(single)
+    return values, pooled, alone
+
+
+def plot_rates(sweep: SweepResult) -> str:
+    plt = _pyplot()
+    names = sweep.names or ["cartas_por_turno"]
+    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.4), squeeze=False)
+    base = sweep.baseline
+    for ax, name in zip(axes[0], names):
+        values, pooled, alone = _per_value(sweep, name)
+        pct = [100 * p for p, _, _ in pooled]
+        err = [[100 * (p - lo) for p, lo, _ in pooled], [100 * (hi - p) for p, _, hi in pooled]]
+        ax.errorbar(values, pct, yerr=err, fmt="o-", capsize=3, label="all scenarios (pooled)")
+        pts = [(v, a) for v, a in zip(values, alone) if a is not None]
+        if pts:
+            ax.errorbar([v for v, _ in pts], [100 * a[0] for _, a in pts],
+                        yerr=[[100 * (a[0] - a[1]) for _, a in pts],
+                              [100 * (a[2] - a[0]) for _, a in pts]],
+                        fmt="s--", capsize=3, alpha=0.8, label="others at baseline")
+        if base is not None:
+            b = 100 * base.rate
+            ax.axhline(b, color="grey", lw=1)
+            ax.axhspan(b - CATASTROPHE_TOLERANCE_PP, b + CATASTROPHE_TOLERANCE_PP, color="grey",
+                       alpha=0.12, label="baseline ± 4 pts (§7)")
+        ax.set_xlabel(name)
+        ax.set_ylabel("catastrophe rate (%), 95% CI")
+        ax.set_xticks(values)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    return _png(fig)
+
+
+def plot_cards(result: ScenarioResult) -> str:
+    plt = _pyplot()
+    freq = result.card_frequency()
+    cards = list(freq)
+    modes = [result.mode_names[result.card_mode[result.card_ids.index(c)]] for c in cards]
+    palette = plt.get_cmap("tab20")
+    order = sorted(set(modes))
+    colours = [palette(order.index(m) % 20) for m in modes]
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.12 * len(cards)), 3.6))
+    ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
+    ax.set_xticks(range(len(cards)))
+    ax.set_xticklabels(cards, rotation=90, fontsize=5 if len(cards) > 60 else 7)
+    ax.set_ylabel("draws per match")
+    ax.set_xlim(-1, len(cards))
+    handles = [plt.Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
+    ax.legend(handles, order, fontsize=6, ncol=min(5, len(order)), loc="upper right")
+    ax.grid(axis="y", alpha=0.3)
+    return _png(fig)
+
+
+def plot_modes(sweep: SweepResult) -> str:
+    plt = _pyplot()
+    base = sweep.baseline or sweep.scenarios[0]
+    freq = base.mode_frequency()
+    modes = list(freq)
+    lows = [min(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
+    highs = [max(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(modes)), 3.4))
+    vals = [freq[m] for m in modes]
+    ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label="baseline")
+    if len(sweep.scenarios) > 1:
+        ax.errorbar(range(len(modes)), vals,
+                    yerr=[[v - lo for v, lo in zip(vals, lows)],
+                          [hi - v for v, hi in zip(vals, highs)]],
+                    fmt="none", ecolor="black", capsize=3, label="range over scenarios")
+    ax.set_xticks(range(len(modes)))
+    ax.set_xticklabels(modes, rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel("draws per match")
+    ax.legend(fontsize=7)
+    ax.grid(axis="y", alpha=0.3)
+    return _png(fig)
+
+
+def plot_trajectories(result: ScenarioResult, initial: Dict[str, int]) -> str:
+    plt = _pyplot()
+    traj = result.trajectories()
+    meters = list(traj)
+    cols = 4
+    rows = max(1, math.ceil(len(meters) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, 2.4 * rows), squeeze=False,
+                             sharex=True, sharey=True)
+    years = [0, 1, 2, 3, 4]
+    for i, meter in enumerate(meters):
+        ax = axes[i // cols][i % cols]
+        means = [float(initial.get(meter, float("nan")))] + [m for m, _, _ in traj[meter]]
+        sds = [0.0] + [sd for _, sd, _ in traj[meter]]
+        ax.plot(years, means, "o-", ms=3)
+        ax.fill_between(years, [m - s for m, s in zip(means, sds)],
+                        [m + s for m, s in zip(means, sds)], alpha=0.2)
+        ax.axhline(result.scenario.params["limite_medidor"], color="orange", lw=0.8, ls="--")
+        ax.axhline(result.scenario.params["limite_emergencia"], color="red", lw=0.8, ls="--")
+        ax.set_title(meter, fontsize=9)
+        ax.set_ylim(0, 100)
+        ax.set_xticks(years)
+        ax.grid(alpha=0.3)
+    for j in range(len(meters), rows * cols):
+        axes[j // cols][j % cols].axis("off")
+    fig.supxlabel("year closing (0 = start)", fontsize=9)
+    fig.supylabel("meter (mean ± 1 sd)", fontsize=9)
+    return _png(fig)
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px;color:#222}
+table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;
+text-align:right}th{background:#f3f3f3}tr.flag td{background:#ffe3e0}tr.base td{font-weight:bold}
+img{max-width:100%}.note{color:#555;font-size:13px}"""
+
+
+def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int]) -> None:
+    """The report: summary, plots, and the scenario table (flagged rows in red)."""
+    base = sweep.baseline or (sweep.scenarios[0] if sweep.scenarios else None)
+    esc = html.escape
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>sorteio sweep — "
+             f"{esc(sweep.deck_name)}</title><style>{_CSS}</style></head><body>",
+             f"<h1>Sorteio: balancing sweep of “{esc(sweep.deck_name)}”</h1>",
+             f"<p>{len(sweep.scenarios)} of {sweep.total_scenarios} scenarios × {sweep.matches} "
+             f"matches, seed {sweep.seed}, player policy <b>{esc(sweep.policy)}</b>. "
+             f"Swept: {esc(', '.join(sweep.names) or 'nothing (baseline only)')}.</p>"]
+    if sweep.interrupted:
+        parts.append("<p><b>Interrupted:</b> only the scenarios finished before the stop are "
+                     "shown.</p>")
+    if base is None:
+        parts.append("<p>No scenario finished.</p></body></html>")
+        path.write_text("".join(parts), encoding="utf-8")
+        return
+    flagged = [r for r in sweep.scenarios if r.flagged]
+    lo, hi = base.interval
+    parts.append(f"<p>Baseline ({esc(base.scenario.label(sweep.names))}): catastrophe "
+                 f"{100 * base.rate:.2f}% (95% CI {100 * lo:.2f}–{100 * hi:.2f}). "
+                 f"<b>{len(flagged)}</b> scenario(s) move it by more than "
+                 f"{CATASTROPHE_TOLERANCE_PP:g} points (GDD 06 §7).</p>")
+    parts.append("<p class='note'>Every scenario plays the same seeds (match <i>i</i> uses "
+                 "engine seed <code>seed × 1,000,000 + i</code>), so differences from the "
+                 "baseline are paired; their 95% interval is the normal interval of the "
+                 "per-match difference. Rate intervals are Wilson score intervals.</p>")
+    parts.append("<h2>Catastrophe rate per parameter value</h2>")
+    parts.append(f"<img src='data:image/png;base64,{plot_rates(sweep)}'>")
+    parts.append("<h2>Draw frequency per card (baseline)</h2>")
+    parts.append(f"<img src='data:image/png;base64,{plot_cards(base)}'>")
+    never = base.never_drawn()
+    parts.append(f"<p>Never drawn in the baseline: {esc(', '.join(never)) or 'none'}.</p>")
+    parts.append("<h2>Draw frequency per mode</h2>")
+    parts.append(f"<img src='data:image/png;base64,{plot_modes(sweep)}'>")
+    parts.append("<h2>Meters by year (baseline)</h2>")
+    parts.append("<p class='note'>Closing values of the matches that reached each closing "
+                 "(a catastrophe ends a match early). Dashed: the meter limit (§3.3.3) and the "
+                 "emergency limit (§3.3.1).</p>")
+    parts.append(f"<img src='data:image/png;base64,{plot_trajectories(base, initial_meters)}'>")
+    parts.append("<h2>Scenarios</h2><table><tr>")
+    cols = ["scenario", *sweep.names, "catastrophe_pct", "catastrophe_ci95_low_pct",
+            "catastrophe_ci95_high_pct", "diff_vs_baseline_pp", "diff_ci95_low_pp",
+            "diff_ci95_high_pp", "mandatory_per_turn", "short_turn_pct", "cards_per_match",
+            "never_drawn_count"]
+    parts.extend(f"<th>{esc(c)}</th>" for c in cols)
+    parts.append("</tr>")
+    for r in sweep.scenarios:
+        row = r.row()
+        cls = "flag" if r.flagged else ("base" if r.scenario.baseline else "")
+        parts.append(f"<tr class='{cls}'>" + "".join(f"<td>{esc(str(row[c]))}</td>"
+                                                      for c in cols) + "</tr>")
+    parts.append("</table></body></html>")
+    path.write_text("".join(parts), encoding="utf-8")
