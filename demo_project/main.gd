@@ -14,12 +14,17 @@ var errors := 0
 var _rng := RandomNumberGenerator.new()
 
 onready var _card_view = $Margin/Columns/CardView
+onready var _margin: MarginContainer = $Margin
 
 
 func _ready() -> void:
 	_read_command_line()
 	_rng.seed = match_seed if match_seed >= 0 else OS.get_unix_time()
 	_card_view.show_continue = not autoplay
+	# Godot 3 grows a Control past its anchors while a child is briefly wide (a wrapping label
+	# before it has a width) and does not shrink it back: refit the layout to the window.
+	_margin.connect("minimum_size_changed", self, "_refit", [], CONNECT_DEFERRED)
+	_margin.connect("resized", self, "_refit", [], CONNECT_DEFERRED)
 	_card_view.connect("continue_requested", self, "_on_continue_requested")
 	Sorteio.connect("bridge_ready", self, "_on_bridge_ready")
 	Sorteio.connect("match_started", self, "_on_match_started")
@@ -45,6 +50,11 @@ func _read_command_line() -> void:
 			match_seed = int(arg.split("=")[1])
 		elif arg.begins_with("--delay="):
 			autoplay_delay = float(arg.split("=")[1])
+
+
+func _refit() -> void:
+	if _margin.rect_size != rect_size:
+		_margin.rect_size = rect_size
 
 
 func _start_match() -> void:

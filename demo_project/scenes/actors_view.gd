@@ -40,6 +40,7 @@ func _on_option_applied(_card_id: String, _option: int, _meters, actors: Diction
 func _build(deck: Dictionary) -> void:
 	_deck = deck
 	for child in _rows.get_children():
+		_rows.remove_child(child)  # now, so it no longer counts in the layout
 		child.queue_free()
 	_rows_by_id.clear()
 	for actor in deck["atores"]:

@@ -59,19 +59,26 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 	_title.text = card["titulo"]
 	_text.text = card["texto"]
 	_reason.text = "Por que esta carta: " + Texts.reason(Sorteio.deck_info, reason)
-	for index in option_order:
+	var sides := ["Esquerda", "Direita"]
+	for position in range(option_order.size()):
+		var index: int = option_order[position]
+		var side := VBoxContainer.new()
+		side.size_flags_horizontal = SIZE_EXPAND_FILL
+		var label := Label.new()
+		label.autowrap = true
+		label.text = card["opcoes"][index]["texto"]
 		var button := Button.new()
-		button.text = card["opcoes"][index]["texto"]
-		button.size_flags_horizontal = SIZE_EXPAND_FILL
-		button.rect_min_size = Vector2(0, 64)
-		button.clip_text = false
+		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
+		button.rect_min_size = Vector2(0, 40)
 		button.connect("pressed", self, "_on_option_pressed", [index])
-		_options.add_child(button)
+		side.add_child(label)
+		side.add_child(button)
+		_options.add_child(side)
 
 
 func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:
-	for button in _options.get_children():
-		button.disabled = true
+	for side in _options.get_children():
+		side.get_child(1).disabled = true
 	_outcome.text = "Escolhida a opção %d." % (option + 1)
 
 
@@ -114,6 +121,7 @@ func _on_next_pressed() -> void:
 
 func _clear() -> void:
 	for child in _options.get_children():
+		_options.remove_child(child)  # now, so it no longer counts in the layout
 		child.queue_free()
 	_mode.text = ""
 	_text.text = ""

@@ -38,6 +38,7 @@ func _on_turn_ended(_year: int, _cards: int, _short: bool, meters: Dictionary) -
 
 func _build(deck: Dictionary) -> void:
 	for child in _rows.get_children():
+		_rows.remove_child(child)  # now, so it no longer counts in the layout
 		child.queue_free()
 	_bars.clear()
 	_values.clear()
@@ -51,6 +52,9 @@ func _build(deck: Dictionary) -> void:
 		bar.percent_visible = false
 		bar.rect_min_size = Vector2(120, 18)
 		bar.size_flags_vertical = SIZE_SHRINK_CENTER
+		var back := StyleBoxFlat.new()
+		back.bg_color = Color(0.2, 0.22, 0.26)
+		bar.add_stylebox_override("bg", back)
 		var value := Label.new()
 		value.rect_min_size = Vector2(30, 0)
 		_rows.add_child(name_label)
@@ -73,4 +77,6 @@ func _show(meters: Dictionary) -> void:
 		elif level < LOW:
 			color = Color(1.0, 0.7, 0.25)
 		_values[id].add_color_override("font_color", color)
-		_bars[id].modulate = color
+		var fill := StyleBoxFlat.new()
+		fill.bg_color = color
+		_bars[id].add_stylebox_override("fg", fill)
