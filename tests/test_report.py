@@ -1,0 +1,83 @@
+"""Sweep outputs: CSV rows, JSON, and the self-contained HTML report with its plots."""
+
+import csv
+import json
+
+import pytest
+
+from sorteio.loader import load_deck
+from sorteio.report import CsvAppender, sweep_json, write_csv, write_json
+from sorteio.sweep import run_sweep
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    return run_sweep(load_deck("curto"), {"teto_obrigatorias": [2, 4], "limite_medidor": [25, 35]},
+                     matches=40, seed=5, jobs=1)
+
+
+def test_csv_has_one_row_per_scenario_in_order(sweep, tmp_path):
+    path = tmp_path / "s.csv"
+    write_csv(sweep, path)
+    with open(path, encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == len(sweep.scenarios) == 5
+    assert [r["scenario"] for r in rows] == ["0", "1", "2", "3", "4"]
+    assert {r["teto_obrigatorias"] for r in rows} == {"2", "3", "4"}
+    assert all(float(r["catastrophe_ci95_low_pct"]) <= float(r["catastrophe_pct"])
+               <= float(r["catastrophe_ci95_high_pct"]) for r in rows)
+
+
+def test_csv_appender_flushes_each_row(sweep, tmp_path):
+    path = tmp_path / "a.csv"
+    appender = CsvAppender(path)
+    appender.add(sweep.scenarios[2])
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 2  # readable before close
+    appender.add(sweep.scenarios[0])
+    appender.close()
+    with open(path, encoding="utf-8") as fh:
+        assert [r["scenario"] for r in csv.DictReader(fh)] == ["2", "0"]
+
+
+def test_json_holds_per_card_per_mode_and_per_year_figures(sweep, tmp_path):
+    path = tmp_path / "s.json"
+    write_json(sweep, path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data == json.loads(json.dumps(sweep_json(sweep)))
+    first = data["scenarios"][0]
+    assert sum(first["card_draws"].values()) == sweep.scenarios[0].tally.cards_played
+    assert sum(first["mode_draws_per_match"].values()) == pytest.approx(
+        sweep.scenarios[0].tally.cards_played / 40)
+    years = first["meters_by_year"]["caixa"]
+    assert [y["year"] for y in years] == [1, 2, 3, 4]
+
+
+@pytest.mark.plots
+def test_html_report_is_self_contained_with_its_plots(sweep, tmp_path):
+    from sorteio.report import write_html
+
+    old = sweep.scenarios[3].diff
+    sweep.scenarios[3].diff = (0.05, 0.02, 0.08)  # pretend scenario 3 moved the rate 5 points
+    path = tmp_path / "r.html"
+    try:
+        write_html(sweep, path, {"caixa": 50})
+    finally:
+        sweep.scenarios[3].diff = old
+    page = path.read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == 4  # rates, cards, modes, meters by year
+    assert "src='http" not in page and "<script" not in page
+    assert page.count("<tr class='flag'>") == 1 and "<tr class='base'>" in page
+    assert "Catastrophe rate per parameter value" in page and "Meters by year" in page
+
+
+@pytest.mark.plots
+def test_html_report_of_an_interrupted_or_empty_sweep(sweep, tmp_path):
+    from sorteio.report import write_html
+
+    cut = sweep._replace(scenarios=sweep.scenarios[:1], interrupted=True)
+    path = tmp_path / "cut.html"
+    write_html(cut, path, {})
+    assert "Interrupted" in path.read_text(encoding="utf-8")
+    empty = sweep._replace(scenarios=[], interrupted=True)
+    write_html(empty, path, {})
+    assert "No scenario finished" in path.read_text(encoding="utf-8")
