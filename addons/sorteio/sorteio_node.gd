@@ -328,11 +328,26 @@ func _announce_ending() -> void:
 
 
 func _deck_for_python(path: String):
+	# An absolute path Python can read (null: the package's default deck).
 	if path == "":
 		return null
-	if path.begins_with("res://") or path.begins_with("user://"):
+	if not (path.begins_with("res://") or path.begins_with("user://")):
+		return path  # absolute path or a built-in deck name ("padrao", "curto")
+	if path.begins_with("user://") or not OS.has_feature("standalone"):
 		return ProjectSettings.globalize_path(path)
-	return path
+	# Exported game: res:// lives inside the .pck, which Python cannot open; hand it a copy.
+	var source := File.new()
+	if source.open(path, File.READ) != OK:
+		return ProjectSettings.globalize_path(path)
+	var text := source.get_as_text()
+	source.close()
+	var copy := "user://sorteio_deck_" + path.get_file()
+	var target := File.new()
+	if target.open(copy, File.WRITE) != OK:
+		return ProjectSettings.globalize_path(path)
+	target.store_string(text)
+	target.close()
+	return ProjectSettings.globalize_path(copy)
 
 
 func _ints(values: Array) -> Array:

@@ -77,6 +77,7 @@ func _record(name: String, args: Array, state_ok: bool) -> void:
 
 
 func _on_bridge_ready(kind: String) -> void:
+	print("SERVER_PID %d" % sorteio.bridge_process_id())  # the caller checks it dies with us
 	_record("bridge_ready", [kind], sorteio.is_bridge_ready())
 
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Godot engine tests: installs Godot 3.2.3 (Debian's godot3-server; godot3-runner + xvfb for the
+# screenshot) when missing, then runs the engine and bridge tests through pytest.
+#
+#   scripts/godot_tests.sh                  install if needed, run the tests
+#   scripts/godot_tests.sh --install-only   only install (exit 0 with a SKIP line when impossible)
+#   scripts/godot_tests.sh --update-screenshot
+#                                           also copy the test run's screenshot to
+#                                           demo_project/docs/screenshot.png (linked from READMEs)
+#
+# PYTHON (default: .venv/bin/python, else python3) must have sorteio installed (pip install -e .).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+
+install_only=0
+update_screenshot=0
+for arg in "$@"; do
+  case "$arg" in
+    --install-only) install_only=1 ;;
+    --update-screenshot) update_screenshot=1 ;;
+    *) echo "usage: $0 [--install-only] [--update-screenshot]" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+command -v godot3-server >/dev/null 2>&1 || missing+=(godot3-server)
+command -v godot3-runner >/dev/null 2>&1 || missing+=(godot3-runner)
+command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; fi
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "SKIP godot: apt-get not found, cannot install ${missing[*]}"
+  elif [ "$(id -u)" -ne 0 ] && [ -z "$sudo" ]; then
+    echo "SKIP godot: not root and no password-less sudo, cannot install ${missing[*]}"
+  else
+    echo "godot_tests: apt-get install ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq || echo "godot_tests: apt-get update failed"
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+      || echo "SKIP godot: apt-get install ${missing[*]} failed"
+  fi
+fi
+[ "$install_only" -eq 1 ] && exit 0
+
+if [ -z "${PYTHON:-}" ]; then
+  if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
+fi
+"$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_bridge_server.py \
+  tests/test_bridge_handler.py tests/test_bridge_inprocess.py
+if [ "$update_screenshot" -eq 1 ]; then
+  cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
+  echo "godot_tests: updated demo_project/docs/screenshot.png"
+fi

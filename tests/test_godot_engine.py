@@ -1,0 +1,246 @@
+"""Engine tests in a real Godot 3.2.3 (Debian's godot3-server), run from pytest.
+
+Each test runs one GDScript from tests/godot/ with the demo as the project, under a timeout, and
+fails on a non-zero exit, on a missing "GODOT-TEST passed" line, or on any GDScript error in the
+log (Godot prints SCRIPT ERROR and carries on, so the exit code alone proves nothing).
+Godot is installed by scripts/godot_tests.sh --install-only when missing; the tests are skipped
+only when that is impossible (no apt, not root), with the reason.
+"""
+
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sorteio.loader import load_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "demo_project"
+SCRIPTS = ROOT / "tests" / "godot"
+ARTIFACTS = ROOT / "build" / "godot"
+TIMEOUT = 180
+GDSCRIPT_ERRORS = re.compile(r"SCRIPT ERROR|Parse Error|At: res://")
+
+_install_note = []
+
+
+def tool(name: str) -> str:
+    """Path of a Godot-side tool, installing it once if missing; skip when impossible."""
+    path = shutil.which(name)
+    if path is None and not _install_note:
+        result = subprocess.run(
+            ["bash", str(ROOT / "scripts" / "godot_tests.sh"), "--install-only"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        _install_note.append((result.stdout + result.stderr).strip())
+        path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} unavailable: {' '.join(_install_note) or 'not installed'}")
+    return path
+
+
+def godot_env(tmp_path: Path) -> dict:
+    env = dict(os.environ)
+    env["SORTEIO_PYTHON"] = sys.executable  # the interpreter that has sorteio installed
+    env["LANG"] = env["LC_ALL"] = "C.UTF-8"
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # user:// of this run only
+    env.pop("SORTEIO_BRIDGE_FILE", None)
+    return env
+
+
+def run_godot(tmp_path: Path, args, binary: str = "godot3-server", env=None):
+    command = ["timeout", "-k", "5", str(TIMEOUT), tool(binary), "--path", str(DEMO), *args]
+    result = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=env or godot_env(tmp_path),
+        timeout=TIMEOUT + 30,
+    )
+    log = result.stdout + result.stderr
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = Path(args[args.index("-s") + 1]).stem if "-s" in args else "demo"
+    (ARTIFACTS / f"{name}.log").write_text(log, encoding="utf-8")
+    assert result.returncode != 124, f"Godot timed out after {TIMEOUT} s:\n{log[-3000:]}"
+    errors = [line for line in log.splitlines() if GDSCRIPT_ERRORS.search(line)]
+    assert not errors, "GDScript errors:\n" + "\n".join(errors) + "\n" + log[-3000:]
+    return result, log
+
+
+def run_script(tmp_path: Path, script: str, *user_args: str, **kwargs):
+    args = ["-s", str(SCRIPTS / script)]
+    if user_args:
+        args += ["--", *user_args]
+    result, log = run_godot(tmp_path, args, **kwargs)
+    failed = [line for line in log.splitlines() if "FAIL" in line]
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, "\n".join(failed) + log[-4000:]
+    return log
+
+
+def process_gone(pid: int, wait: float = 3.0) -> bool:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_every_script_and_scene_loads(tmp_path):
+    log = run_script(tmp_path, "test_load_all.gd")
+    assert "CHECK ok res://addons/sorteio/sorteio_node.gd" in log
+    assert "CHECK ok res://main.tscn" in log
+
+
+@pytest.mark.parametrize("seed", [3, 99])
+def test_autoplay_plays_a_whole_match_over_the_socket_bridge(tmp_path, seed):
+    log = run_script(tmp_path, "test_autoplay.gd", f"--seed={seed}")
+    for check in (
+        "7 cards a full turn",
+        "no card repeated",
+        "signals in order",
+        "meters and satisfactions in 0..100",
+        "node state updated before each signal",
+        "ending consistent",
+        "socket bridge",
+    ):
+        assert f"CHECK ok {check}" in log
+    match = re.search(r"MATCH seed=\d+ reason=(\w+) cards=(\d+)", log)
+    assert match and match.group(1) in ("end_of_mandate", "catastrophe")
+    pid = int(re.search(r"SERVER_PID (\d+)", log).group(1))
+    assert pid > 0 and process_gone(pid), f"server child {pid} outlived the game"
+
+
+def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path):
+    log = run_script(tmp_path, "test_api.gd")
+    for check in (
+        "the match continues exactly",
+        "rule_error emitted",
+        "no freeze on a dead server",
+        "start-up timeout is bounded",
+        "silent server: bounded wait",
+        "accents in deck names survive",
+        "stop_bridge kills the child",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
+def test_the_demo_runs_as_a_designer_runs_it(tmp_path):
+    result, log = run_godot(
+        tmp_path, ["--", "--autoplay", "--delay=0", "--quit-at-end", "--seed=5"]
+    )
+    assert result.returncode == 0, log[-3000:]
+
+
+def test_demo_screenshot_mid_match_is_not_blank(tmp_path):
+    runner = tool("godot3-runner")
+    xvfb = tool("Xvfb")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as displays:
+            display = displays.readline().strip()
+        assert display, "Xvfb did not start"
+        env = godot_env(tmp_path)
+        env["DISPLAY"] = f":{display}"
+        out = ARTIFACTS / "demo_midmatch.png"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        if out.exists():
+            out.unlink()
+        result, log = run_godot(
+            tmp_path,
+            [
+                "--video-driver",
+                "GLES2",
+                "--resolution",
+                "1280x720",
+                "-s",
+                str(SCRIPTS / "screenshot.gd"),
+                "--",
+                f"--out={out}",
+                "--cards=10",
+            ],
+            binary=os.path.basename(runner),
+            env=env,
+        )
+        assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1280, 720)
+    colours = int(re.search(r"colours=(\d+)", log).group(1))
+    assert colours >= 12, f"blank screenshot: {colours} colours"
+    assert len(data) > 20_000
+
+
+def test_gdscript_passes_gdlint_and_gdformat():
+    gdlint, gdformat = shutil.which("gdlint"), shutil.which("gdformat")
+    if gdlint is None or gdformat is None:
+        bindir = Path(sys.executable).parent
+        gdlint, gdformat = str(bindir / "gdlint"), str(bindir / "gdformat")
+        if not Path(gdlint).exists():
+            pytest.skip("gdtoolkit 3.x not installed (pip install 'gdtoolkit==3.*')")
+    paths = [
+        str(ROOT / "addons" / "sorteio"),
+        str(DEMO / "main.gd"),
+        str(DEMO / "scenes"),
+        str(SCRIPTS),
+        str(ROOT / "benchmarks"),
+    ]
+    paths = [p for p in paths if Path(p).exists()]
+    lint = subprocess.run([gdlint, *paths], capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    fmt = subprocess.run([gdformat, "--check", *paths], capture_output=True, text=True)
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+
+
+def test_demo_uses_the_repo_addon_through_a_relative_symlink():
+    link = DEMO / "addons" / "sorteio"
+    assert link.is_symlink()
+    assert os.readlink(link) == "../../addons/sorteio"
+    assert link.resolve() == (ROOT / "addons" / "sorteio").resolve()
+
+
+def test_demo_deck_is_a_valid_deck():
+    deck = load_deck(DEMO / "decks" / "padrao.json")
+    assert len(deck.medidores) == 8
+    assert deck.parametros.cartas_por_turno == 7
+
+
+@pytest.mark.parametrize("preset", ["Linux/X11", "Windows Desktop"])
+def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
+    """The top-level export_presets.cfg (linked into the demo) exports the demo's pack.
+
+    Full executables need Godot's export templates, which no package registry ships; the pack
+    is what the presets decide (filters, deck included, docs left out)."""
+    assert (DEMO / "export_presets.cfg").resolve() == (ROOT / "export_presets.cfg").resolve()
+    pack = tmp_path / "demo.pck"
+    _result, log = run_godot(tmp_path, ["--export-pack", preset, str(pack)])
+    assert "Invalid export preset" not in log
+    data = pack.read_bytes()
+    assert b"res://decks/padrao.json" in data  # include_filter: Python reads the deck
+    assert b"res://addons/sorteio/sorteio_node.gd" in data
+    assert b"res://main.tscn" in data
+    assert b"docs/screenshot.png" not in data
