@@ -21,6 +21,8 @@ import pytest
 
 from sorteio.loader import load_deck
 
+pytestmark = pytest.mark.godot
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "demo_project"
 SCRIPTS = ROOT / "tests" / "godot"
@@ -51,8 +53,12 @@ def tool(name: str) -> str:
 def godot_env(tmp_path: Path) -> dict:
     env = dict(os.environ)
     env["SORTEIO_PYTHON"] = sys.executable  # the interpreter that has sorteio installed
-    env["LANG"] = env["LC_ALL"] = "C.UTF-8"
-    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")  # user:// of this run only
+    env["LANG"] = "en_US.UTF-8"  # Godot reads the name only; C.UTF-8 logs a locale error
+    env.pop("LC_ALL", None)
+    # user:// of this run only; made beforehand, as Godot 3.2 logs an error creating it.
+    user_dir = tmp_path / "xdg" / "godot" / "app_userdata" / "Sorteio demo"
+    user_dir.mkdir(parents=True, exist_ok=True)
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
     env.pop("SORTEIO_BRIDGE_FILE", None)
     return env
 
@@ -244,3 +250,13 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
     assert b"res://addons/sorteio/sorteio_node.gd" in data
     assert b"res://main.tscn" in data
     assert b"docs/screenshot.png" not in data
+
+
+def test_the_addon_readme_example_plays_a_match(tmp_path):
+    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1)
+    script = tmp_path / "readme_example.gd"
+    script.write_text(example, encoding="utf-8")
+    log = run_script(tmp_path, "run_example.gd", f"--script={script}")
+    assert "year 4 closed with" in log or "over: catastrophe" in log
+    assert re.search(r"over: \w+ after \d+ cards", log)
