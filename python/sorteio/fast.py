@@ -410,6 +410,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     n_meters, n_actors, n_modes = fd.n_meters, fd.n_actors, fd.n_modes
     meter_range, actor_range = range(n_meters), range(n_actors)
     level_of, furious = ix.level_of, ix.furious
+    # Highest satisfaction at the Furioso level: no actor at or below it, no Furioso actor.
+    furious_max = max(s for s in range(101) if level_of[s] == furious)
     base_by_year, non_actor, actor_level = fd.base, fd.non_actor, fd.actor_level
     linked_mask, attack_mask, links, mode_mask = fd.linked, fd.attack, fd.links, fd.mode_mask
     mode_of, actor_of, is_attack = ix.mode, ix.actor, ix.is_attack
@@ -461,7 +463,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             # §3.3: the mandatory list, as [kind, target, card or -1, merged emergencies].
             obs: list = []
             reserved = 0
-            if last_closing is not None:
+            if carried or (last_closing is not None and min(last_closing) <= em_limit):
                 emergencies = list(carried)
                 for m in meter_range:
                     if last_closing[m] <= em_limit and not spent >> m & 1 and (
@@ -483,9 +485,12 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         obs.append([_EM, m, c, []])
             room = cap - len(obs)
             if room > 0:
+                # Quick C-level checks first: most turns have no Furious actor and no low meter.
                 fur = [a for a in actor_range
-                       if level_of[sat[a]] == furious and not attacked >> a & 1]
-                low = [m for m in meter_range if meters[m] < meter_limit]
+                       if level_of[sat[a]] == furious and not attacked >> a & 1
+                       ] if n_actors and min(sat) <= furious_max else []
+                low = [m for m in meter_range
+                       if meters[m] < meter_limit] if min(meters) < meter_limit else []
                 if len(fur) > 1:
                     fur.sort(key=lambda a: (sat[a], actor_rank[a]))
                 if len(low) > 1:
@@ -641,6 +646,11 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         floor = min(after)
                         if floor > best_floor:
                             option, best_floor = o, floor
+                elif n_opt == 2:
+                    r = pbits(2)
+                    while r >= 2:
+                        r = pbits(2)
+                    option = order[r]
                 elif n_opt > 1:
                     k = n_opt.bit_length()
                     r = pbits(k)
@@ -654,14 +664,21 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 # Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5).
                 for m, d in meter_eff[card][option]:
                     v = meters[m] + d
-                    v = 0 if v < 0 else (100 if v > 100 else v)
-                    meters[m] = v
-                    if v == 0 and (zeroed < 0 or m < zeroed):
-                        zeroed = m
+                    if v <= 0:
+                        meters[m] = 0
+                        if zeroed < 0 or m < zeroed:
+                            zeroed = m
+                    elif v > 100:
+                        meters[m] = 100
+                    else:
+                        meters[m] = v
                 for a, d in actor_eff[card][option]:
                     old = sat[a]
                     v = old + d
-                    v = 0 if v < 0 else (100 if v > 100 else v)
+                    if v < 0:
+                        v = 0
+                    elif v > 100:
+                        v = 100
                     sat[a] = v
                     lv = level_of[v]
                     if lv != level_of[old]:
