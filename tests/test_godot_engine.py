@@ -130,6 +130,21 @@ def test_autoplay_plays_a_whole_match_over_the_socket_bridge(tmp_path, seed):
     assert pid > 0 and process_gone(pid), f"server child {pid} outlived the game"
 
 
+def test_autoplay_over_the_in_process_bridge_path_with_a_stand_in_entry(tmp_path):
+    """SorteioNode's python mode (python_bridge.gd) end to end; the pythonscript script is
+    replaced by tests/godot/fake_python_entry.gd, which relays to the real handler."""
+    entry = SCRIPTS / "fake_python_entry.gd"
+    log = run_script(tmp_path, "test_autoplay.gd", "--seed=3", f"--python-entry={entry}")
+    for check in (
+        "python bridge",
+        "requests went through the in-process entry",
+        "7 cards a full turn",
+        "no card repeated",
+        "signals in order",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
 def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path):
     log = run_script(tmp_path, "test_api.gd")
     for check in (

@@ -54,6 +54,8 @@ export var python_executable := ""
 # Port file of an already running server (`sorteio serve --port-file F`) to join instead of
 # starting one; "" means $SORTEIO_BRIDGE_FILE, then the project setting sorteio/bridge_file.
 export var bridge_file := ""
+# The script the in-process bridge attaches (the pythonscript entry; tests put a stand-in here).
+export(String, FILE) var python_entry := "res://addons/sorteio/python/sorteio_python_bridge.py"
 export var startup_timeout_ms := 15000
 export var request_timeout_ms := 5000
 
@@ -108,6 +110,7 @@ func start_bridge() -> bool:
 		mode = "python" if PythonBridge.available() else "socket"
 	if mode == "python":
 		_bridge = PythonBridge.new()
+		_bridge.entry = python_entry
 		if not _bridge.start_in(self):
 			return _bridge_failed()
 	else:

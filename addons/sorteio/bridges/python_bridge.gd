@@ -5,6 +5,7 @@ extends Reference
 const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
 
 var last_error := ""
+var entry := ENTRY
 
 var _node: Node = null
 var _next_id := 0
@@ -20,9 +21,9 @@ func kind() -> String:
 
 
 func start_in(parent: Node) -> bool:
-	var script = load(ENTRY)
+	var script = load(entry)
 	if script == null:
-		last_error = "pythonscript is installed but %s does not load" % ENTRY
+		last_error = "%s does not load (is pythonscript installed?)" % entry
 		return false
 	_node = Node.new()
 	_node.name = "SorteioPython"
