@@ -299,6 +299,8 @@ func _call(method: String, params: Dictionary):
 	var reply: Dictionary = _bridge.request(method, params)
 	if not _announced and _bridge.is_ready():
 		_announce()
+	if _bridge.has_failed():
+		set_process(false)  # this call reports the failure; _process must not report it again
 	if reply.get("ok", false):
 		return reply["result"]
 	var error: Dictionary = reply.get("error", {})

@@ -162,6 +162,13 @@ func _test_never_up():
 	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "bridge_down reported", errors)
 	_check(took < 5000, "reported quickly", "%d ms" % took)
 	errors.clear()
+	# A call made before the bridge is up waits for it, then reports the failure once.
+	sorteio.start_bridge()
+	_check(not sorteio.start_match(1, DECK), "early call on a broken bridge fails")
+	for _i in range(5):
+		yield(self, "idle_frame")
+	_check(errors.size() == 1, "the failure is reported once", errors)
+	errors.clear()
 	var script_dir: String = get_script().resource_path.get_base_dir()
 	sorteio.python_executable = ProjectSettings.globalize_path(script_dir.plus_file(HANGING))
 	sorteio.startup_timeout_ms = 1500
