@@ -34,8 +34,11 @@ from sorteio.match import make_policy, play_match
 from sorteio.sweep import default_jobs, run_sweep
 from sorteio.synthetic import synthetic_deck
 
-SAFE_RANGES = {"cartas_por_turno": [6, 7, 8], "teto_obrigatorias": [2, 3, 4],
-               "limite_medidor": list(range(25, 36))}
+SAFE_RANGES = {
+    "cartas_por_turno": [6, 7, 8],
+    "teto_obrigatorias": [2, 3, 4],
+    "limite_medidor": list(range(25, 36)),
+}
 
 
 def kernel_rate(deck, matches):
@@ -73,8 +76,12 @@ def loop_rate(deck, cls, matches):
 def percentiles(samples_ns):
     samples = sorted(samples_ns)
     p = lambda q: samples[min(len(samples) - 1, int(q * len(samples)))] / 1000  # noqa: E731
-    return {"p50_us": round(p(0.50), 2), "p99_us": round(p(0.99), 2),
-            "max_us": round(samples[-1] / 1000, 1), "draws": len(samples)}
+    return {
+        "p50_us": round(p(0.50), 2),
+        "p99_us": round(p(0.99), 2),
+        "max_us": round(samples[-1] / 1000, 1),
+        "draws": len(samples),
+    }
 
 
 def engine_draw_latency(deck, cls, matches):
@@ -105,8 +112,11 @@ def bridge_draw_latency(deck_name, cls, matches):
     samples = []
     draw_request = json.dumps({"id": 1, "method": "draw"})
     for seed in range(matches):
-        bridge.request(json.dumps({"id": 0, "method": "new_match",
-                                   "params": {"deck": deck_name, "seed": seed}}))
+        bridge.request(
+            json.dumps(
+                {"id": 0, "method": "new_match", "params": {"deck": deck_name, "seed": seed}}
+            )
+        )
         chooser = make_policy("random", seed)
         engine = bridge.handler.engine
         while engine.phase != ENDED:
@@ -119,8 +129,9 @@ def bridge_draw_latency(deck_name, cls, matches):
             draw = engine.current
             if draw is not None and engine.phase == "awaiting_choice":
                 option = chooser(engine, draw)
-                bridge.request(json.dumps({"id": 3, "method": "choose",
-                                           "params": {"option": option}}))
+                bridge.request(
+                    json.dumps({"id": 3, "method": "choose", "params": {"option": option}})
+                )
             assert "error" not in json.loads(reply), reply
     return percentiles(samples)
 
@@ -144,9 +155,13 @@ def main() -> None:
         "padrao (default)": ("padrao", load_deck("padrao")),
         "synthetic 500/20/12": (None, synthetic_deck(cards=500, modes=20, actors=12, seed=1)),
     }
-    print(f"Python {platform.python_version()} on {platform.machine()}, "
-          f"{default_jobs()} core(s) for the sweep, load average "
-          f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "")
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{default_jobs()} core(s) for the sweep, load average "
+        f"{os.getloadavg()[0]:.2f}"
+        if hasattr(os, "getloadavg")
+        else ""
+    )
     figures = {}
     for label, (name, deck) in decks.items():
         n_cards = len(deck.cartas)
@@ -164,8 +179,9 @@ def main() -> None:
         }
         if name is not None:
             row["bridge_draw_engine"] = bridge_draw_latency(name, None, int(100 * scale) or 5)
-            row["bridge_draw_fastengine"] = bridge_draw_latency(name, FastEngine,
-                                                                int(300 * scale) or 5)
+            row["bridge_draw_fastengine"] = bridge_draw_latency(
+                name, FastEngine, int(300 * scale) or 5
+            )
         if not args.no_sweep:
             seconds, scenarios, flagged = sweep_seconds(deck, int(3000 * scale))
             row["sweep_seconds"] = round(seconds, 2)
@@ -174,21 +190,31 @@ def main() -> None:
             row["sweep_flagged_over_4pp"] = flagged
         figures[label] = row
         print(f"\n== {label}: {n_cards} cards")
-        print(f"  matches/s, 1 core, random player: kernel {kernel:,.0f} | FastEngine "
-              f"{fast_loop:,.0f} | Engine (oracle) {oracle:,.0f}  "
-              f"(kernel = {kernel / oracle:.0f}x oracle)")
+        print(
+            f"  matches/s, 1 core, random player: kernel {kernel:,.0f} | FastEngine "
+            f"{fast_loop:,.0f} | Engine (oracle) {oracle:,.0f}  "
+            f"(kernel = {kernel / oracle:.0f}x oracle)"
+        )
         print(f"  draws/s (kernel): {draws:,.0f}")
-        for key in ("draw_engine", "draw_fastengine", "bridge_draw_engine",
-                    "bridge_draw_fastengine"):
+        for key in (
+            "draw_engine",
+            "draw_fastengine",
+            "bridge_draw_engine",
+            "bridge_draw_fastengine",
+        ):
             if key in row:
                 d = row[key]
-                print(f"  {key:24s} p50 {d['p50_us']:7.2f} us  p99 {d['p99_us']:7.2f} us  "
-                      f"max {d['max_us']:8.1f} us  ({d['draws']} draws)")
+                print(
+                    f"  {key:24s} p50 {d['p50_us']:7.2f} us  p99 {d['p99_us']:7.2f} us  "
+                    f"max {d['max_us']:8.1f} us  ({d['draws']} draws)"
+                )
         if "sweep_seconds" in row:
-            print(f"  §7 sweep: {row['sweep_scenarios']} scenarios x "
-                  f"{row['sweep_matches_per_scenario']} matches in {row['sweep_seconds']:.1f} s "
-                  f"on {default_jobs()} process(es); {row['sweep_flagged_over_4pp']} flagged "
-                  f"over 4 points")
+            print(
+                f"  §7 sweep: {row['sweep_scenarios']} scenarios x "
+                f"{row['sweep_matches_per_scenario']} matches in {row['sweep_seconds']:.1f} s "
+                f"on {default_jobs()} process(es); {row['sweep_flagged_over_4pp']} flagged "
+                f"over 4 points"
+            )
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
 

@@ -259,3 +259,33 @@ def test_fast_engine_can_share_a_compiled_deck():
     a, b = FastEngine(deck, 1, index=ix, fast=fd), FastEngine(deck, 1, index=ix, fast=fd)
     assert a.index is ix and b.fast is fd
     assert _script(a, 1, [], []) == _script(b, 1, [], []) == _script(Engine(deck, 1), 1, [], [])
+
+
+def test_kernel_matches_the_oracle_when_reserved_cards_lapse():
+    """§5 "Obrigatória deixa de ser elegível antes de aparecer": an actor changes level mid-turn,
+    its reserved card lapses and the slot goes to the random draw, so the modes of the turn are
+    recounted. Fixed decks and seeds where that happens, with both mode limits (§7)."""
+    rng = random.Random(1)
+    lapsed = {1: 0, 2: 0}
+
+    class Lapses(MatchObserver):
+        def card_played(self, step):
+            replaces = step.draw.reason.get("replaces")
+            if replaces and replaces["card_id"]:
+                lapsed[limit] += 1
+
+    for i in range(150):
+        deck = synthetic_deck(cards=rng.randint(0, 70), modes=rng.randint(1, 12),
+                              actors=rng.randint(0, 5), seed=i)
+        params = Parameters(cartas_por_turno=rng.randint(6, 8),
+                            teto_obrigatorias=rng.randint(2, 4),
+                            limite_medidor=rng.randint(25, 35),
+                            limite_emergencia=rng.randint(0, 24),
+                            limite_por_modo=rng.randint(1, 2))
+        deck = deck.model_copy(update={"parametros": params})
+        limit = params.limite_por_modo
+        got = _kernel(deck, [0, 1, 2], "random")
+        for seed in range(3):
+            play_match(deck, seed, "random", observer=Lapses())
+            assert got[seed] == _oracle(deck, seed, "random"), (i, seed)
+    assert lapsed[1] > 0 and lapsed[2] > 0
