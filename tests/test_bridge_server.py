@@ -256,3 +256,41 @@ def test_token_from_the_command_line(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_client_stalling_inside_a_frame_is_dropped(tmp_path, monkeypatch):
+    """In-thread server with a short body timeout: a half-sent frame does not hold it."""
+    import asyncio
+    import threading
+
+    from sorteio.bridge import server as bridge_server
+
+    monkeypatch.setattr(bridge_server, "BODY_TIMEOUT", 0.2)
+    port_file = tmp_path / "bridge.json"
+    holder = {}
+
+    async def run() -> None:
+        holder["stop"] = asyncio.Event()
+        holder["loop"] = asyncio.get_running_loop()
+        await bridge_server.serve_async(port_file=str(port_file), token="t", stop=holder["stop"])
+
+    thread = threading.Thread(target=lambda: asyncio.run(run()), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not port_file.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        info = json.loads(port_file.read_text())
+        staller = Client(info["port"], "t")
+        staller.send_raw(struct.pack(">I", 100) + b'{"id": 1')
+        started = time.monotonic()
+        assert staller.recv_reply() is None  # closed by the server
+        assert time.monotonic() - started < 5
+        staller.close()
+        assert alive(info)
+    finally:
+        holder["loop"].call_soon_threadsafe(holder["stop"].set)
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert not port_file.exists()

@@ -30,11 +30,14 @@ INTERNAL_ERROR = "internal_error"  # a bug: reported, never fatal to the server
 
 
 class FrameError(Exception):
-    """A frame that cannot be decoded. ``code`` is one of the error codes above."""
+    """A frame that cannot be decoded. ``code`` is one of the error codes above; ``fatal`` when
+    the stream cannot be resynchronized (an oversized body is never read), so the connection
+    must close."""
 
-    def __init__(self, message: str, code: str = BAD_FRAME) -> None:
+    def __init__(self, message: str, code: str = BAD_FRAME, fatal: bool = False) -> None:
         super().__init__(message)
         self.code = code
+        self.fatal = fatal
 
 
 def encode_frame(message: Dict[str, Any]) -> bytes:
@@ -51,7 +54,8 @@ def frame_length(header: bytes) -> int:
     if length == 0:
         raise FrameError("empty frame")
     if length > MAX_FRAME:
-        raise FrameError(f"frame of {length} bytes exceeds the {MAX_FRAME}-byte limit")
+        message = f"frame of {length} bytes exceeds the {MAX_FRAME}-byte limit"
+        raise FrameError(message, fatal=True)
     return length
 
 

@@ -92,7 +92,7 @@ class BridgeServer:
                 length = protocol.frame_length(header)
             except protocol.FrameError as exc:
                 await self._send(writer, protocol.error_reply(None, exc.code, str(exc)))
-                if "exceeds" in str(exc):
+                if exc.fatal:
                     return  # cannot skip an oversized body safely: close
                 continue
             body = await asyncio.wait_for(reader.readexactly(length), BODY_TIMEOUT)
