@@ -3,7 +3,8 @@
 # screenshot) when missing, then runs the engine and bridge tests through pytest.
 #
 #   scripts/godot_tests.sh                  install if needed, run the tests
-#   scripts/godot_tests.sh --install-only   only install (exit 0 with a SKIP line when impossible)
+#   scripts/godot_tests.sh --install-only   only install; prints a SKIP line and exits 0 when
+#                                           apt is impossible (no apt-get, not root, no sudo)
 #   scripts/godot_tests.sh --update-screenshot
 #                                           also copy the test run's screenshot to
 #                                           demo_project/docs/screenshot.png (linked from READMEs)
@@ -40,8 +41,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "godot_tests: apt-get install ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq || echo "godot_tests: apt-get update failed"
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-      || echo "SKIP godot: apt-get install ${missing[*]} failed"
+    if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+      echo "ERROR godot: apt-get install ${missing[*]} failed" >&2
+      exit 1  # apt is there: a failed install is a failure, not a reason to skip
+    fi
   fi
 fi
 [ "$install_only" -eq 1 ] && exit 0
