@@ -278,3 +278,37 @@ def test_the_addon_readme_example_plays_a_match(tmp_path):
     log = run_script(tmp_path, "run_example.gd", f"--script={script}")
     assert "year 4 closed with" in log or "over: catastrophe" in log
     assert re.search(r"over: \w+ after \d+ cards", log)
+
+
+def test_enabling_the_plugin_registers_the_autoload_and_disabling_removes_it(tmp_path):
+    """A headless editor (godot3-server -e) on a new project with addons/sorteio dropped in;
+    a probe plugin toggles Sorteio as Project Settings > Plugins does."""
+    project = tmp_path / "project"
+    (project / "addons").mkdir(parents=True)
+    (project / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+    (project / "addons" / "plugin_probe").symlink_to(SCRIPTS / "plugin_probe")
+    (project / "project.godot").write_text(
+        'config_version=4\n\n[application]\n\nconfig/name="plugin probe"\n\n'
+        '[editor_plugins]\n\nenabled=PoolStringArray( "plugin_probe" )\n',
+        encoding="utf-8",
+    )
+    env = godot_env(tmp_path)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # editor settings of this run only
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    command = [
+        "timeout",
+        "-k",
+        "5",
+        str(TIMEOUT),
+        tool("godot3-server"),
+        "-e",
+        "--path",
+        str(project),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=TIMEOUT + 30)
+    log = result.stdout + result.stderr
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "plugin_probe.log").write_text(log, encoding="utf-8")
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    assert "CHECK ok enabling registers the autoload" in log
+    assert not [line for line in log.splitlines() if "SCRIPT ERROR" in line], log[-3000:]
