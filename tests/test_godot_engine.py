@@ -312,3 +312,10 @@ def test_enabling_the_plugin_registers_the_autoload_and_disabling_removes_it(tmp
     assert "GODOT-TEST passed" in log, log[-3000:]
     assert "CHECK ok enabling registers the autoload" in log
     assert not [line for line in log.splitlines() if "SCRIPT ERROR" in line], log[-3000:]
+
+
+def test_clicking_the_demo_buttons_plays_a_whole_match(tmp_path):
+    log = run_script(tmp_path, "test_clicks.gd")
+    clicks = re.search(r"CLICKS options=(\d+) years=(\d+) ended=True errors=\[\]", log)
+    assert clicks, log[-2000:]
+    assert int(clicks.group(1)) >= 7 and int(clicks.group(2)) >= 1
