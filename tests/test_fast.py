@@ -7,7 +7,11 @@ policies and events that move meters and moods (GDD 08).
 """
 
 import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -289,3 +293,38 @@ def test_kernel_matches_the_oracle_when_reserved_cards_lapse():
             play_match(deck, seed, "random", observer=Lapses())
             assert got[seed] == _oracle(deck, seed, "random"), (i, seed)
     assert lapsed[1] > 0 and lapsed[2] > 0
+
+
+_AS_ENGINE_PLUGIN = '''
+import atexit
+import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match, sorteio.state
+F = sorteio.fast.FastEngine
+for module in (sorteio.engine, sorteio.match, sorteio.state, sorteio.cli):
+    module.Engine = F  # every test that builds or loads an Engine gets a FastEngine
+used = [0]
+plain = F._draw_random
+def counted(self, *args):
+    used[0] += 1
+    return plain(self, *args)
+F._draw_random = counted
+atexit.register(lambda: print("FastEngine random draws:", used[0]))
+'''
+
+
+def test_fast_engine_passes_the_oracle_own_rule_and_acceptance_tests(tmp_path):
+    """The lead's tests of Engine (CA-01..CA-13, §3-§5 rules, properties, save/load), rerun with
+    FastEngine in place of Engine, white-box set-ups included."""
+    (tmp_path / "fast_as_engine.py").write_text(_AS_ENGINE_PLUGIN, encoding="utf-8")
+    here = Path(__file__).parent
+    suites = [str(here / name) for name in ("test_acceptance.py", "test_rules.py",
+                                            "test_properties.py", "test_state.py")
+              if (here / name).exists()]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "fast_as_engine", "-p", "no:cacheprovider",
+         "-m", "not godot", *suites],
+        capture_output=True, text=True, encoding="utf-8", env=env, timeout=600, cwd=here.parent)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    used = int(proc.stdout.rsplit("FastEngine random draws:", 1)[1].split()[0])
+    assert used > 1000

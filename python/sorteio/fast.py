@@ -182,7 +182,7 @@ class FastEngine(Engine):
         super().__init__(deck, seed)
         self.fast = fast if fast is not None and fast.index is self.index else FastDeck(self.index)
         self._played_mask = 0
-        self._played_len = 0
+        self._played_key = (-1, -1)
 
     def _compile(self, deck: Deck) -> CompiledDeck:
         given = self._given_index
@@ -195,7 +195,7 @@ class FastEngine(Engine):
         fast.__dict__.update(engine.__dict__)
         fast.fast = FastDeck(engine.index)
         fast._played_mask = 0
-        fast._played_len = 0
+        fast._played_key = (-1, -1)
         fast._given_index = engine.index
         return fast
 
@@ -209,14 +209,17 @@ class FastEngine(Engine):
     # -- masks from the state attributes -----------------------------------------------------
 
     def _played(self) -> int:
-        # Rebuilt whenever ``played`` changed behind our back (e.g. a state restored in place).
-        if self._played_len != len(self.played):
+        # ``played`` is the state (save/load and white-box tests edit it); the mask is a cache,
+        # rebuilt when the list's length or last card is not the one it was built from.
+        played = self.played
+        key = (len(played), played[-1] if played else -1)
+        if self._played_key != key:
             bit = self.fast.bit
             mask = 0
-            for c in self.played:
+            for c in played:
                 mask |= bit[c]
             self._played_mask = mask
-            self._played_len = len(self.played)
+            self._played_key = key
         return self._played_mask
 
     def eligible_mask(self) -> int:
@@ -318,7 +321,7 @@ class FastEngine(Engine):
         known = self._played()  # in sync before the oracle appends to ``played``
         draw = super()._show(card, reason, ob)
         self._played_mask = known | (1 << card)
-        self._played_len = len(self.played)
+        self._played_key = (len(self.played), card)
         return draw
 
 
