@@ -295,3 +295,22 @@ def test_ctrl_c_keeps_the_finished_scenarios_on_disk(tmp_path):
     assert 2 <= len(rows) < 34
     assert [int(r["scenario"]) for r in rows] == sorted(int(r["scenario"]) for r in rows)
     assert all(r["matches"] == "3000" for r in rows)
+
+
+def test_an_executor_factory_that_fails_is_a_clear_error(tmp_path, monkeypatch):
+    (tmp_path / "down_cluster.py").write_text(
+        "def make():\n    raise ConnectionRefusedError('scheduler:8786')\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from sorteio.sweep import load_executor
+
+    with pytest.raises(SweepError, match="ConnectionRefusedError: scheduler:8786"):
+        load_executor("down_cluster:make")
+
+
+def test_a_failing_chunk_stops_the_sweep_with_its_error():
+    class Broken(ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            return super().submit(lambda: 1 / 0)
+
+    with Broken(2) as pool, pytest.raises(ZeroDivisionError):
+        run_sweep(load_deck("curto"), {"teto_obrigatorias": [2]}, matches=10, executor=pool)

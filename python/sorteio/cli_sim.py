@@ -84,7 +84,9 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     folder: Optional[Path] = None
     appender = None
     if out_dir:
-        from .report import CsvAppender
+        from .report import CsvAppender, require_matplotlib
+
+        require_matplotlib()  # fail before the sweep, not after it
 
         folder = Path(out_dir)
         try:

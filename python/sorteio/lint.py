@@ -16,7 +16,7 @@ empirically). It answers:
 - draft cards (D-102) that would close a coverage gap if approved.
 """
 
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from .compiled import CompiledDeck
 from .deck import ATTACK_FUNCTION, ApprovalStatus, CardType, Deck
@@ -55,17 +55,17 @@ def lint_deck(deck: Deck) -> dict:
     common = [c for c in playable if ix.actor[c] < 0]
     problems: List[str] = []
 
+    # Actor cards for a level their actor never reaches (§3.1.4) cannot fill a slot.
+    reachable_fns = [{ix.level_function[li] for li in _reachable_levels(ix, a)}
+                     for a in range(len(ix.actor_ids))]
+    usable = [c for c in playable if ix.actor[c] < 0 or ix.function[c] in
+              reachable_fns[ix.actor[c]]]
+
     # Cards per year vs the need.
     years = []
     for y in range(1, YEARS + 1):
         common_y = [c for c in common if ix.year_min[c] <= y]
-        actor_y = 0
-        for a in range(len(ix.actor_ids)):
-            per_fn: Dict[Optional[str], int] = {}
-            for c in playable:
-                if ix.actor[c] == a and ix.year_min[c] <= y:
-                    per_fn[ix.function[c]] = per_fn.get(ix.function[c], 0) + 1
-            actor_y += sum(per_fn.values())
+        actor_y = sum(1 for c in usable if ix.actor[c] >= 0 and ix.year_min[c] <= y)
         need = slots * y
         modes_y = len({ix.mode[c] for c in playable if ix.year_min[c] <= y})
         if len(common_y) >= need:

@@ -92,6 +92,11 @@ def write_json(sweep: SweepResult, path: Path) -> None:
 
 # -- plots ---------------------------------------------------------------------------------------
 
+def require_matplotlib() -> None:
+    """Raise ``SorteioError`` (with the install hint) when matplotlib is missing."""
+    _pyplot()
+
+
 def _pyplot():
     try:
         import matplotlib

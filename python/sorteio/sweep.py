@@ -311,7 +311,10 @@ def load_executor(spec: str) -> Executor:
         factory = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
         raise SweepError(f"--executor '{spec}': {exc}") from None
-    executor = factory()
+    try:
+        executor = factory()
+    except Exception as exc:  # e.g. a cluster that cannot be reached
+        raise SweepError(f"--executor '{spec}': {type(exc).__name__}: {exc}") from None
     if not hasattr(executor, "submit"):
         raise SweepError(f"--executor '{spec}': {attr}() did not return an Executor")
     return executor
@@ -411,6 +414,10 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
         interrupted = True
         for fut in futures:
             fut.cancel()
+    except BaseException:
+        for fut in futures:  # a failing chunk: do not wait for the rest of the sweep
+            fut.cancel()
+        raise
     finally:
         if own:
             executor.shutdown(wait=True)
