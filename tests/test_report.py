@@ -81,3 +81,15 @@ def test_html_report_of_an_interrupted_or_empty_sweep(sweep, tmp_path):
     empty = sweep._replace(scenarios=[], interrupted=True)
     write_html(empty, path, {})
     assert "No scenario finished" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.plots
+def test_html_report_when_no_match_ends_in_catastrophe(tmp_path):
+    """Rates of exactly 0 (the protect player on curto) draw an interval from 0, not below it."""
+    from sorteio.report import write_html
+
+    calm = run_sweep(load_deck("curto"), {"teto_obrigatorias": [2, 4]}, matches=30,
+                     policy="protect", jobs=1)
+    assert all(r.tally.catastrophes == 0 for r in calm.scenarios)
+    write_html(calm, tmp_path / "calm.html", {})
+    assert (tmp_path / "calm.html").read_text(encoding="utf-8").count("base64,") == 4

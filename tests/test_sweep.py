@@ -89,6 +89,7 @@ def test_values_outside_the_safe_range_are_refused():
 def test_wilson_interval_known_values():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(1.959964**2 / (10 + 1.959964**2), rel=1e-6)
+    assert wilson(0, 500)[0] == 0.0 and wilson(500, 500)[1] == 1.0  # exact ends, no rounding
     lo, hi = wilson(50, 100)
     assert (lo + hi) / 2 == pytest.approx(0.5) and hi - lo == pytest.approx(0.1918, abs=1e-3)
 

@@ -147,13 +147,14 @@ def plot_rates(sweep: SweepResult) -> str:
     for ax, name in zip(axes[0], names):
         values, pooled, alone = _per_value(sweep, name)
         pct = [100 * p for p, _, _ in pooled]
-        err = [[100 * (p - lo) for p, lo, _ in pooled], [100 * (hi - p) for p, _, hi in pooled]]
+        err = [[max(0.0, 100 * (p - lo)) for p, lo, _ in pooled],
+               [max(0.0, 100 * (hi - p)) for p, _, hi in pooled]]
         ax.errorbar(values, pct, yerr=err, fmt="o-", capsize=3, label="all scenarios (pooled)")
         pts = [(v, a) for v, a in zip(values, alone) if a is not None]
         if pts:
             ax.errorbar([v for v, _ in pts], [100 * a[0] for _, a in pts],
-                        yerr=[[100 * (a[0] - a[1]) for _, a in pts],
-                              [100 * (a[2] - a[0]) for _, a in pts]],
+                        yerr=[[max(0.0, 100 * (a[0] - a[1])) for _, a in pts],
+                              [max(0.0, 100 * (a[2] - a[0])) for _, a in pts]],
                         fmt="s--", capsize=3, alpha=0.8, label="others at baseline")
         if base is not None:
             b = 100 * base.rate
@@ -200,8 +201,8 @@ def plot_modes(sweep: SweepResult) -> str:
     ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label="baseline")
     if len(sweep.scenarios) > 1:
         ax.errorbar(range(len(modes)), vals,
-                    yerr=[[v - lo for v, lo in zip(vals, lows)],
-                          [hi - v for v, hi in zip(vals, highs)]],
+                    yerr=[[max(0.0, v - lo) for v, lo in zip(vals, lows)],
+                          [max(0.0, hi - v) for v, hi in zip(vals, highs)]],
                     fmt="none", ecolor="black", capsize=3, label="range over scenarios")
     ax.set_xticks(range(len(modes)))
     ax.set_xticklabels(modes, rotation=45, ha="right", fontsize=8)
