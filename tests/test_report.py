@@ -93,3 +93,15 @@ def test_html_report_when_no_match_ends_in_catastrophe(tmp_path):
     assert all(r.tally.catastrophes == 0 for r in calm.scenarios)
     write_html(calm, tmp_path / "calm.html", {})
     assert (tmp_path / "calm.html").read_text(encoding="utf-8").count("base64,") == 4
+
+
+@pytest.mark.plots
+@pytest.mark.parametrize("cards,actors", [(0, 0), (3, 1)])
+def test_html_report_of_decks_with_almost_nothing_to_draw(tmp_path, cards, actors):
+    from sorteio.report import write_html
+    from sorteio.synthetic import synthetic_deck
+
+    deck = synthetic_deck(cards=cards, actors=actors, modes=1, meters=2, draft=1)
+    result = run_sweep(deck, {"teto_obrigatorias": [2]}, matches=10, jobs=1)
+    write_html(result, tmp_path / "r.html", {})
+    assert (tmp_path / "r.html").read_text(encoding="utf-8").count("base64,") == 4

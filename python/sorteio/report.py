@@ -178,6 +178,10 @@ def plot_cards(result: ScenarioResult) -> str:
     order = sorted(set(modes))
     colours = [palette(order.index(m) % 20) for m in modes]
     fig, ax = plt.subplots(figsize=(max(8.0, 0.12 * len(cards)), 3.6))
+    if not cards:
+        ax.text(0.5, 0.5, "no playable card", ha="center", va="center")
+        ax.axis("off")
+        return _png(fig)
     ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
     ax.set_xticks(range(len(cards)))
     ax.set_xticklabels(cards, rotation=90, fontsize=5 if len(cards) > 60 else 7)
@@ -197,6 +201,10 @@ def plot_modes(sweep: SweepResult) -> str:
     lows = [min(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
     highs = [max(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
     fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(modes)), 3.4))
+    if not modes:
+        ax.text(0.5, 0.5, "no card", ha="center", va="center")
+        ax.axis("off")
+        return _png(fig)
     vals = [freq[m] for m in modes]
     ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label="baseline")
     if len(sweep.scenarios) > 1:
