@@ -319,3 +319,12 @@ def test_clicking_the_demo_buttons_plays_a_whole_match(tmp_path):
     clicks = re.search(r"CLICKS options=(\d+) years=(\d+) ended=True errors=\[\]", log)
     assert clicks, log[-2000:]
     assert int(clicks.group(1)) >= 7 and int(clicks.group(2)) >= 1
+
+
+def test_the_readmes_screenshot_is_there():
+    shot = DEMO / "docs" / "screenshot.png"
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1280, 720)
+    for readme in (DEMO / "README.md",):
+        assert "docs/screenshot.png" in readme.read_text(encoding="utf-8")
