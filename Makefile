@@ -9,7 +9,7 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint check-py38 test-oldest godot-deps clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ godot-deps:
 test: setup lint godot-deps
 	$(BIN)/python -m pytest
 	$(MAKE) test-oldest
+
+godot-test: setup
+	PYTHON=$(BIN)/python scripts/godot_tests.sh
 
 # The core suite once more on the oldest runtime we support: CPython 3.8 when the machine has it,
 # always with the oldest pydantic.

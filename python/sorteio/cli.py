@@ -226,6 +226,28 @@ cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
 
 
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="loopback address to bind: 127.0.0.1, localhost or ::1 only")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
+              help="TCP port; 0 picks a free one")
+@click.option("--token", default=None, help="request token (default: a random one per launch)")
+@click.option("--port-file", default=None, metavar="FILE",
+              help="write {port, token, pid} here as JSON, mode 0600 (what Godot reads)")
+@click.option("--parent-pid", type=int, default=None, metavar="PID",
+              help="exit when this process is gone (the game that started the server)")
+@click.option("--log", "log", is_flag=True, help="log connections to stderr")
+def serve(host, port, token, port_file, parent_pid, log) -> None:
+    """Serve the draw to Godot over a loopback socket (see addons/sorteio/README.md)."""
+    from .bridge.server import LOOPBACK
+    from .bridge.server import serve as serve_bridge
+
+    if host not in LOOPBACK:
+        raise click.BadParameter(f"the bridge serves on loopback only, not {host!r}",
+                                 param_hint="--host")
+    serve_bridge(host, port, token, port_file, parent_pid, log)
+
+
 def main() -> None:
     """Entry point: runs the CLI, turning user errors into exit code 2 without a traceback."""
     try:
