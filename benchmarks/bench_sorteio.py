@@ -11,7 +11,7 @@ For the default deck and a large synthetic deck (500 common cards, 20 modes, 12 
 - the full GDD 06 §7 safe-range sweep: N 6-8 x T 2-4 x meter limit 25-35 = 99 scenarios x 3,000
   matches, on every core (``sweep.run_sweep`` defaults).
 
-Usage: python benchmarks/bench_sorteio.py [--quick] [--no-sweep] [--json FILE]
+Usage: python benchmarks/bench_sorteio.py [--quick] [--no-sweep] [--json FILE] [--sweep-only N]
 Run it on an idle machine: other processes on the same cores lower every figure.
 """
 
@@ -149,7 +149,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer matches (a smoke run)")
     parser.add_argument("--no-sweep", action="store_true", help="skip the 99-scenario sweeps")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
+    parser.add_argument("--sweep-only", type=int, default=0, metavar="TIMES",
+                        help="only time the default deck's §7 sweep, TIMES times in a row")
     args = parser.parse_args()
+    if args.sweep_only:
+        deck = load_deck("padrao")
+        for _ in range(args.sweep_only):
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            seconds, scenarios, _flagged = sweep_seconds(deck, 3000)
+            print(f"§7 sweep on padrao: {scenarios} x 3000 matches in {seconds:.1f} s "
+                  f"({default_jobs()} processes; load average before: {load:.2f})")
+        return
     scale = 0.1 if args.quick else 1.0
     decks = {
         "padrao (default)": ("padrao", load_deck("padrao")),
