@@ -362,8 +362,8 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
         executor = (_InlineExecutor() if jobs == 1 else
                     ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint))
     assert executor is not None
-    if chunk is None:  # a few chunks per worker and scenario; big enough to hide the overhead
-        chunk = max(100, min(1000, math.ceil(matches / 3)))
+    if chunk is None:  # >= 4 chunks per worker over the sweep, 100-1000 matches each
+        chunk = max(100, min(1000, math.ceil(len(scenarios) * matches / (4 * jobs))))
     pieces: Dict[int, Dict[int, Tally]] = {s.index: {} for s in scenarios}
     needed = {s.index: math.ceil(matches / chunk) for s in scenarios}
     done: Dict[int, ScenarioResult] = {}
