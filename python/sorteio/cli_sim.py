@@ -153,21 +153,25 @@ def _print(result: SweepResult, elapsed: float, jobs: Optional[int],
         _print_one(result.scenarios[0])
         return
     table = Table("#", *(SHORT.get(n, n) for n in result.names), "catástr.", "IC 95%", "Δ pts",
-                  "obr/turno", "curtos", "nunca", "menor medidor")
+                  "obr/turno", "curtos", "nunca")
     for r in result.scenarios:
         lo, hi = r.interval
         diff = "base" if r.scenario.baseline else f"{100 * r.diff[0]:+.1f}" if r.diff else "?"
         if r.flagged:
             diff = f"[red]{diff} ⚠[/]"
-        meters = r.meter_stats()
-        low = min(meters, key=lambda m: meters[m][0])
         table.add_row(
             str(r.scenario.index), *(str(r.scenario.params[n]) for n in result.names),
             _pct(r.rate), f"{100 * lo:.1f}–{100 * hi:.1f}", diff, f"{r.mandatory_per_turn:.2f}",
             _pct(r.short_turn_share), str(len(r.never_drawn())),
-            f"{low} {meters[low][0]:.0f}±{meters[low][1]:.0f}",
         )
     out.print(table)
+    meters = list(result.scenarios[0].meter_stats())
+    ends = Table("#", *meters, title="medidores finais: média±desvio")
+    for r in result.scenarios:
+        stats = r.meter_stats()
+        ends.add_row(str(r.scenario.index),
+                     *(f"{stats[m][0]:.0f}±{stats[m][1]:.0f}" for m in meters))
+    out.print(ends)
     legend = ", ".join(f"{SHORT[n]} = {n}" for n in result.names if n in SHORT)
     if legend:
         out.print(legend, soft_wrap=True)
