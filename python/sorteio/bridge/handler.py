@@ -92,7 +92,6 @@ class RequestHandler:
         self.deck_source: Optional[str] = None
         self.engine: Any = None
         self.seed: Optional[int] = None
-        self.pending: Optional[Dict[str, Any]] = None  # the drawn card awaiting a choice
         self._methods: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
             "ping": self._ping,
             "new_match": self._new_match,
@@ -212,7 +211,7 @@ class RequestHandler:
         deck = load_deck(source or None)
         engine = self.engine_cls(deck, seed=seed)
         self.deck, self.deck_source, self.engine = deck, source or None, engine
-        self.seed, self.pending = seed, None
+        self.seed = seed
         return {
             "seed": seed,
             "deck": deck_summary(deck, self.deck_source),
@@ -227,7 +226,6 @@ class RequestHandler:
         engine = self._engine()
         drawn = engine.draw()
         draw = _dict(drawn)
-        self.pending = draw
         turn_end = None if drawn is not None else _dict(engine.last_turn_end)
         return {
             "draw": draw,
@@ -240,7 +238,6 @@ class RequestHandler:
         engine = self._engine()
         option = self._int_param(params, "option", required=True)
         choice = engine.choose(option)
-        self.pending = None
         return {"choice": choice.to_dict(), "ending": self._ending(), "snapshot": self._snapshot()}
 
     def _save(self, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -249,7 +246,6 @@ class RequestHandler:
             "format": STATE_FORMAT,
             "deck": self.deck_source,
             "seed": self.seed,
-            "pending": self.pending,
             "engine": engine.to_state(),
         }
         return {"state": state}
@@ -266,15 +262,11 @@ class RequestHandler:
         source = state.get("deck")
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
-        pending = state.get("pending")
-        if pending is not None and not isinstance(pending, dict):
-            raise RequestError(protocol.BAD_REQUEST, "saved 'pending' must be a dict or null")
         deck = load_deck(source or None)
         engine = self.engine_cls.from_state(deck, state["engine"])
         seed = state.get("seed")
         self.deck, self.deck_source, self.engine = deck, source or None, engine
         self.seed = seed if isinstance(seed, int) else None
-        self.pending = pending if engine.phase == "awaiting_choice" else None
         return self._state({})
 
     def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -282,7 +274,8 @@ class RequestHandler:
         return {
             "seed": self.seed,
             "deck": deck_summary(self.deck, self.deck_source),
-            "pending": self.pending,
+            # The card awaiting a choice is the engine's own (saved with it), not a copy.
+            "pending": _dict(self.engine.current),
             "ending": self._ending(),
             "snapshot": self._snapshot(),
         }
