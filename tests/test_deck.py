@@ -128,3 +128,47 @@ def test_warnings_for_legal_but_risky_decks():
     assert "cartas" in fields  # fewer playable cards than 28 slots
     lonely = synthetic_deck(cards=0, actors=0, meters=3)
     assert any(w.field.startswith("medidores.") for w in deck_warnings(lonely))
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ({"pre_requisitos": {"ano_minimo": "2"}}, "cartas.0.pre_requisitos.ano_minimo",
+     "valid integer"),
+    ({"pre_requisitos": {"ano_minimo": True}}, "cartas.0.pre_requisitos.ano_minimo",
+     "valid integer"),
+    ({"opcoes": [{"texto": "x", "efeitos": {"caixa": "10"}}]}, "cartas.0.opcoes.0.efeitos.caixa",
+     "valid integer"),
+    ({"opcoes": [{"texto": "x", "efeitos": {"caixa": 10**30}}]},
+     "cartas.0.opcoes.0.efeitos.caixa", "less than or equal to 100"),
+    ({"id": "   "}, "cartas.0.id", "should match pattern"),
+    ({"modo": " economia"}, "cartas.0.modo", "should match pattern"),
+])
+def test_typos_are_errors_not_guesses(tmp_path, base, change, field, words):
+    _, error = errors_for(tmp_path, first_card(base, **change))
+    line = next(line for line in str(error).splitlines() if field in line)
+    assert words in line
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000, "nested too deeply"),
+    ('{"nome": ' + "9" * 5000 + "}", "invalid JSON"),
+])
+def test_pathological_json_is_a_deck_error_not_a_crash(tmp_path, text, words):
+    path = tmp_path / "deck.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DeckError, match=words):
+        load_deck(path)
+
+
+def test_empty_deck_path():
+    with pytest.raises(DeckError, match="empty deck path"):
+        load_deck("")
+
+
+def test_warnings_for_a_lonely_mode_and_a_card_without_two_sides(base):
+    from sorteio.loader import parse_deck
+
+    data = first_card(base, modo="economa")
+    data["cartas"][1]["opcoes"] = data["cartas"][1]["opcoes"][:1]
+    warnings = {(w.card_id, w.field) for w in deck_warnings(parse_deck(data))}
+    assert (data["cartas"][0]["id"], "cartas.0.modo") in warnings
+    assert (data["cartas"][1]["id"], "cartas.1.opcoes") in warnings

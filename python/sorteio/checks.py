@@ -1,16 +1,18 @@
 """Deck warnings: what is legal but risky for the draw (GDD 06 §5, §3.3)."""
 
+from collections import Counter
 from typing import List
 
 from .compiled import CompiledDeck
-from .deck import Deck, Issue
+from .deck import CardType, Deck, Issue
 from .engine import YEARS
 
 
 def deck_warnings(deck: Deck) -> List[Issue]:
     """Warnings as ``Issue`` rows: too few playable cards for 4 x N slots (§5, D-102), a meter no
     card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
-    an attack card (§3.3.2)."""
+    an attack card (§3.3.2), a mode with a single card (often a typo), a card whose option count
+    is not the two sides of the screen (GDD 05 §3.4)."""
     ix = CompiledDeck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
@@ -28,4 +30,12 @@ def deck_warnings(deck: Deck) -> List[Issue]:
             out.append(Issue(None, f"atores.{a}", f"actor '{actor}' has no playable attack card "
                                                   f"(funcao 'ataque'): when Furioso, its mandatory "
                                                   f"slot goes to the random draw (§5)"))
+    modes = Counter(c.modo for c in deck.cartas)
+    for i, card in enumerate(deck.cartas):
+        if modes[card.modo] == 1 and card.tipo != CardType.IMPEACHMENT:
+            out.append(Issue(card.id, f"cartas.{i}.modo", f"mode '{card.modo}' has no other card "
+                                                         f"(a typo?)"))
+        if len(card.opcoes) != 2:
+            out.append(Issue(card.id, f"cartas.{i}.opcoes", f"{len(card.opcoes)} option(s): the "
+                                                           f"screen shows two sides (GDD 05 §3.4)"))
     return out

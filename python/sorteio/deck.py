@@ -17,10 +17,18 @@ Shapes and units:
 from enum import Enum
 from typing import Dict, List, NamedTuple, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from typing_extensions import Annotated
 
 YEARS = 4
 ATTACK_FUNCTION = "ataque"
+
+# Integers are strict: "55" or true in a deck is a typo to report, not a number to guess.
+Int = StrictInt
+# An effect moves a 0-100 value, so a delta beyond +-100 can only be a mistake.
+Delta = Annotated[StrictInt, Field(ge=-100, le=100)]
+# Ids are matched exactly, so blank ids or ids with leading/trailing spaces are refused.
+Ident = Annotated[str, Field(min_length=1, pattern=r"^\S(.*\S)?$")]
 
 
 class _Strict(BaseModel):
@@ -45,33 +53,33 @@ class ApprovalStatus(str, Enum):
 class Parameters(_Strict):
     """GDD 06 §7 tuning parameters; bounds are the §7 safe ranges ("Faixa segura")."""
 
-    cartas_por_turno: int = Field(7, ge=6, le=8, description="N: cards per turn (§4)")
-    teto_obrigatorias: int = Field(3, ge=2, le=4, description="T: cap of mandatory slots (§4)")
-    limite_medidor: int = Field(
+    cartas_por_turno: Int = Field(7, ge=6, le=8, description="N: cards per turn (§4)")
+    teto_obrigatorias: Int = Field(3, ge=2, le=4, description="T: cap of mandatory slots (§4)")
+    limite_medidor: Int = Field(
         30, ge=25, le=35, description="a meter below this pulls a linked card (§3.3.3)"
     )
-    limite_emergencia: int = Field(
+    limite_emergencia: Int = Field(
         10, ge=0, le=24, description="a meter closing at or below this asks an emergency (§3.3.1)"
     )
-    limite_por_modo: int = Field(1, ge=1, le=2, description="random slots per mode a turn (§3.4)")
+    limite_por_modo: Int = Field(1, ge=1, le=2, description="random slots per mode a turn (§3.4)")
 
 
 class Meter(_Strict):
     """A meter (medidor, GDD 01). ``inicial``: calibration value, 1-100."""
 
-    id: str = Field(min_length=1)
+    id: Ident
     nome: str = Field(min_length=1)
-    inicial: int = Field(50, ge=1, le=100)
+    inicial: Int = Field(50, ge=1, le=100)
 
 
 class Level(_Strict):
     """A satisfaction band of an actor (GDD 07 §3.2): ``minimo``..``maximo`` inclusive, 0-100."""
 
-    id: str = Field(min_length=1)
+    id: Ident
     nome: str = Field(min_length=1)
-    minimo: int = Field(ge=0, le=100)
-    maximo: int = Field(ge=0, le=100)
-    funcao: str = Field(min_length=1, description="card function this level calls for")
+    minimo: Int = Field(ge=0, le=100)
+    maximo: Int = Field(ge=0, le=100)
+    funcao: Ident = Field(description="card function this level calls for")
 
     @model_validator(mode="after")
     def _ordered(self) -> "Level":
@@ -83,15 +91,15 @@ class Level(_Strict):
 class Actor(_Strict):
     """An interest group (ator, GDD 07); satisfaction starts at ``satisfacao_inicial`` (50)."""
 
-    id: str = Field(min_length=1)
+    id: Ident
     nome: str = Field(min_length=1)
-    satisfacao_inicial: int = Field(50, ge=0, le=100)
+    satisfacao_inicial: Int = Field(50, ge=0, le=100)
 
 
 class Prerequisites(_Strict):
     """``pre_requisitos``: ``ano_minimo`` is the only one (§3.1.3), 1-4, default 1."""
 
-    ano_minimo: int = Field(1, ge=1, le=YEARS)
+    ano_minimo: Int = Field(1, ge=1, le=YEARS)
 
 
 class Learning(_Strict):
@@ -105,22 +113,23 @@ class Option(_Strict):
     """One option of a card. Deltas are integers added to 0-100 values, then clamped."""
 
     texto: str = Field(min_length=1)
-    efeitos: Dict[str, int] = Field(default_factory=dict, description="meter id -> delta")
-    efeitos_atores: Dict[str, int] = Field(default_factory=dict, description="actor id -> delta")
+    efeitos: Dict[str, Delta] = Field(default_factory=dict, description="meter id -> delta")
+    efeitos_atores: Dict[str, Delta] = Field(default_factory=dict,
+                                             description="actor id -> delta")
 
 
 class Card(_Strict):
     """A card (GDD 05). Actor cards (``tipo: ator``) name their ``ator`` and ``funcao``."""
 
-    id: str = Field(min_length=1)
+    id: Ident
     titulo: str = Field(min_length=1)
     texto: str = ""
-    modo: str = Field(min_length=1)
+    modo: Ident
     tipo: CardType = CardType.COMMON
     aprendizado: Learning = Field(default_factory=Learning)
     pre_requisitos: Prerequisites = Field(default_factory=Prerequisites)
-    ator: Optional[str] = None
-    funcao: Optional[str] = None
+    ator: Optional[Ident] = None
+    funcao: Optional[Ident] = None
     opcoes: List[Option] = Field(min_length=1)
 
     @model_validator(mode="after")

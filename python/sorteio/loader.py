@@ -6,7 +6,7 @@ and says what is wrong. ``DeckError`` carries them all, so a deck with five mist
 
 import json
 from pathlib import Path
-from typing import Any, List, Optional, Union
+from typing import Any, Callable, List, Optional, Union
 
 from pydantic import ValidationError
 
@@ -39,6 +39,8 @@ def resolve_deck_path(deck: Union[str, Path, None]) -> Path:
     """A built-in deck name (``padrao``, ``curto``), a path, or None for the default deck."""
     if deck is None:
         return BUILTIN_DECKS[DEFAULT_DECK]
+    if not str(deck).strip():
+        raise DeckError("(deck)", [Issue(None, "(path)", "empty deck path")])
     if str(deck) in BUILTIN_DECKS:
         return BUILTIN_DECKS[str(deck)]
     return Path(deck)
@@ -54,12 +56,21 @@ def load_deck(deck: Union[str, Path, None] = None) -> Deck:
         raise DeckError(source, [Issue(None, "(file)", f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError as exc:
         raise DeckError(source, [Issue(None, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
+    return parse_deck(decode_json(text, source, DeckError), source)
+
+
+def decode_json(text: str, source: str, error: Callable[[str, List[Issue]], Exception]) -> Any:
+    """``json.loads`` whose failures (syntax, absurd nesting, numbers too long to read) become
+    ``error(source, [Issue])`` instead of a traceback."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         issue = Issue(None, f"(line {exc.lineno}, column {exc.colno})", f"invalid JSON: {exc.msg}")
-        raise DeckError(source, [issue]) from None
-    return parse_deck(data, source)
+    except RecursionError:
+        issue = Issue(None, "(file)", "invalid JSON: nested too deeply")
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        issue = Issue(None, "(file)", f"invalid JSON: {exc}")
+    raise error(source, [issue]) from None
 
 
 def parse_deck(data: Any, source: str = "<deck>") -> Deck:
