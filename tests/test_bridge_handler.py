@@ -184,3 +184,87 @@ def test_handle_json_round_trips_accents_and_reports_bad_json():
     assert "Saúde" in json.dumps(reply, ensure_ascii=False)
     bad = json.loads(handler.handle_json("{oops"))
     assert bad["id"] is None and bad["error"]["code"] == protocol.BAD_FRAME
+
+
+# -- defects found in testing: garbage must be answered, never crash or read as a bug ----------
+
+
+def test_the_default_engine_is_the_fast_one():
+    from sorteio.engine import Engine
+    from sorteio.fast import FastEngine
+
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=2)
+    assert type(handler.engine) is FastEngine and isinstance(handler.engine, Engine)
+    state = json.loads(json.dumps(ok(handler, "save")["state"]))
+    other = RequestHandler()
+    ok(other, "load", state=state)
+    assert type(other.engine) is FastEngine
+
+
+@pytest.mark.parametrize("seed", [-1, -5, 2**31, 10**40, 2.0**31])
+def test_seeds_outside_0_to_2_pow_31_are_bad_requests(seed):
+    handler = RequestHandler()
+    reply = call(handler, "new_match", seed=seed)
+    assert reply["ok"] is False and reply["error"]["code"] == protocol.BAD_REQUEST, reply
+    assert "seed" in reply["error"]["message"]
+    assert handler.engine is None  # nothing started
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**31 - 1])
+def test_seeds_at_the_limits_are_taken(seed):
+    assert ok(RequestHandler(), "new_match", seed=seed)["seed"] == seed
+
+
+def test_a_seed_left_out_is_picked_in_range():
+    seed = ok(RequestHandler(), "new_match")["seed"]
+    assert 0 <= seed < 2**31
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("[" * 500000, "nested too deeply"),
+        ('{"nome": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
+        ('{"nome": ' + "9" * 5000 + "}", "digits"),
+    ],
+)
+def test_absurd_deck_json_is_a_deck_error(tmp_path, text, says):
+    deck = tmp_path / "absurdo.json"
+    deck.write_text(text, encoding="utf-8")
+    handler = RequestHandler()
+    reply = call(handler, "new_match", deck=str(deck))
+    assert reply["error"]["code"] == protocol.DECK_ERROR, reply
+    assert "absurdo.json" in reply["error"]["message"]
+    assert says in reply["error"]["message"]
+    assert ok(handler, "new_match", seed=1)["seed"] == 1  # the handler goes on
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("[" * 500000, "nested too deeply"),
+        ('{"id": 1, "method": "ping", "x": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
+        ('{"id": ' + "9" * 5000 + ', "method": "ping"}', "digits"),
+    ],
+)
+def test_handle_json_refuses_unreadable_json_as_bad_frame(text, says):
+    handler = RequestHandler()
+    reply = json.loads(handler.handle_json(text))
+    assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_FRAME, reply
+    assert says in reply["error"]["message"]
+    assert json.loads(handler.handle_json('{"id": 2, "method": "ping"}'))["ok"] is True
+
+
+def test_an_id_that_is_not_plain_is_a_bad_request():
+    handler = RequestHandler()
+    deep = "[" * 900 + "]" * 900
+    reply = json.loads(handler.handle_json('{"id": ' + deep + ', "method": "ping"}'))
+    assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_REQUEST
+    assert handler.handle({"id": {"a": 1}, "method": "ping"})["error"]["code"] == "bad_request"
+    for plain in (None, 7, 7.5, "sete"):
+        assert handler.handle({"id": plain, "method": "ping"}) == {
+            "id": plain,
+            "ok": True,
+            "result": {"pong": True, "protocol": 1},
+        }

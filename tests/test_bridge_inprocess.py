@@ -87,3 +87,11 @@ def test_no_module_of_the_core_imports_godot():
         for line in path.read_text(encoding="utf-8").splitlines():
             words = line.split()
             assert words[:2] not in (["import", "godot"], ["from", "godot"]), path
+
+
+@pytest.mark.parametrize("text", ["[" * 500000, '{"id": ' + "9" * 5000 + ', "method": "ping"}'])
+def test_inprocess_bridge_answers_unreadable_json_with_bad_frame(text):
+    bridge = InProcessBridge()
+    reply = json.loads(bridge.request(text))
+    assert reply["ok"] is False and reply["error"]["code"] == "bad_frame"
+    assert json.loads(bridge.request('{"id": 1, "method": "ping"}'))["ok"] is True

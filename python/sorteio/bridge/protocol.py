@@ -40,9 +40,20 @@ class FrameError(Exception):
         self.fatal = fatal
 
 
+def encode_text(message: Dict[str, Any]) -> str:
+    """``message`` as compact JSON text (accents kept as is); ``FrameError`` when it cannot be
+    encoded (e.g. a request id echoed back that is nested too deeply)."""
+    try:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        raise FrameError("reply cannot be encoded: nested too deeply") from None
+    except (TypeError, ValueError) as exc:
+        raise FrameError(f"reply cannot be encoded: {exc}") from None
+
+
 def encode_frame(message: Dict[str, Any]) -> bytes:
     """JSON-encode ``message`` (UTF-8, accents kept as is) and prefix its byte length."""
-    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = encode_text(message).encode("utf-8")
     if len(body) > MAX_FRAME:
         raise FrameError(f"frame of {len(body)} bytes exceeds the {MAX_FRAME}-byte limit")
     return HEADER.pack(len(body)) + body
@@ -69,10 +80,14 @@ def decode_body(body: bytes) -> Any:
 
 
 def decode_text(text: str) -> Any:
-    """JSON text to a Python value; ``FrameError`` when it is not JSON."""
+    """JSON text to a Python value; ``FrameError`` when it is not JSON, or JSON that Python
+    refuses to read: nested too deeply (``RecursionError``) or an integer of thousands of digits
+    (``ValueError``: "Exceeds the limit (4300 digits)")."""
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except RecursionError:
+        raise FrameError("frame is not usable JSON: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError included
         raise FrameError(f"frame is not JSON: {exc}") from None
 
 
