@@ -40,3 +40,50 @@ def test_serve_refuses_a_public_address():
     )
     assert result.returncode == 2
     assert "loopback" in result.stderr
+
+
+def run_serve(*args):
+    return subprocess.run([*RUN_CLI, "serve", *args], capture_output=True, text=True, timeout=30)
+
+
+def assert_one_line_error(result, says):
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_serve_on_a_port_in_use_is_one_error_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = run_serve("--port", str(taken.getsockname()[1]))
+    assert_one_line_error(result, "already in use")
+
+
+def test_serve_with_an_unwritable_port_file_is_one_error_line():
+    assert_one_line_error(run_serve("--port-file", "/proc/nope/pf.json"), "port file")
+
+
+def test_serve_with_a_port_out_of_range_is_a_usage_error():
+    result = run_serve("--port", "99999")  # click's own usage message, like every option
+    assert result.returncode == 2
+    assert "99999" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_stops_on_sigterm_and_removes_its_port_file(tmp_path):
+    port_file = tmp_path / "bridge.json"
+    proc = subprocess.Popen([*RUN_CLI, "serve", "--port-file", str(port_file)])
+    try:
+        deadline = time.monotonic() + 15
+        while not port_file.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.02)
+        proc.terminate()
+        assert proc.wait(timeout=10) == 0
+        assert not port_file.exists()
+    finally:
+        proc.kill()
+        proc.wait(timeout=5)

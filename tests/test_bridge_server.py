@@ -294,3 +294,94 @@ def test_a_client_stalling_inside_a_frame_is_dropped(tmp_path, monkeypatch):
         thread.join(timeout=10)
     assert not thread.is_alive()
     assert not port_file.exists()
+
+
+# -- defects found in testing -----------------------------------------------------------------
+
+SERVER = [sys.executable, "-m", "sorteio.bridge.server"]
+
+
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        (b"[" * 500000, "nested too deeply"),
+        (b'{"id": 1, "method": "ping", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested"),
+        (b'{"id": ' + b"9" * 5000 + b', "method": "ping"}', "digits"),
+    ],
+)
+def test_json_python_cannot_read_is_a_bad_frame_and_the_connection_goes_on(tmp_path, body, says):
+    proc, info, _ = start_server(tmp_path)
+    try:
+        client = Client(info["port"], info["token"])
+        client.send_body(body)
+        reply = client.recv_reply()
+        assert reply is not None, "the server dropped the connection without a reply"
+        assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_FRAME, reply
+        assert says in reply["error"]["message"]
+        assert client.call("ping")["ok"] is True  # same connection
+        client.close()
+        assert alive(info)
+    finally:
+        proc.kill()
+        _out, err = proc.communicate(timeout=5)
+    assert b"Traceback" not in err and b"Unhandled" not in err, err.decode()
+
+
+def test_a_nested_id_is_a_bad_request_and_the_connection_goes_on(server):
+    _, info = server
+    client = Client(info["port"], info["token"])
+    deep = "[" * 500 + "]" * 500
+    client.send_body(('{"id": ' + deep + ', "method": "ping"}').encode())
+    reply = client.recv_reply()
+    assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_REQUEST
+    assert client.call("ping")["ok"] is True
+    client.close()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_a_stop_signal_shuts_down_and_removes_the_port_file(tmp_path, signame):
+    import signal
+
+    proc, info, port_file = start_server(tmp_path)
+    assert alive(info)
+    proc.send_signal(getattr(signal, signame))
+    assert proc.wait(timeout=10) == 0
+    _out, err = proc.communicate()
+    assert not port_file.exists()  # the token does not outlive the server
+    assert b"Traceback" not in err, err.decode()
+
+
+def run_server(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*SERVER, *args], capture_output=True, text=True, timeout=30)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, says: str) -> None:
+    assert result.returncode == 2, result
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_port_in_use_is_one_error_line():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_server("--port", str(port))
+    assert_one_line_error(result, "already in use")
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
+def test_a_port_out_of_range_is_one_error_line(port):
+    assert_one_line_error(run_server(f"--port={port}"), "--port")
+
+
+@pytest.mark.parametrize("where", ["/proc/nope/pf.json", "DIR"])
+def test_an_unwritable_port_file_is_one_error_line(tmp_path, where):
+    path = str(tmp_path) if where == "DIR" else where
+    assert_one_line_error(run_server("--port-file", path), "cannot write the port file")
+
+
+@pytest.mark.parametrize("pid", ["-5", "99999999999"])
+def test_a_bad_parent_pid_is_one_error_line(pid):
+    assert_one_line_error(run_server(f"--parent-pid={pid}"), "--parent-pid")

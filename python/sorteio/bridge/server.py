@@ -9,7 +9,11 @@ Robustness: a malformed frame or request gets an error reply and the connection 
 token gets an error reply and the connection is closed; an oversized frame closes the connection
 (its body cannot be skipped safely); a client that disconnects mid-frame is dropped. The server
 serves on in every case. With ``--parent-pid`` it exits when that process is gone, so a game that
-crashed does not leave it running.
+crashed does not leave it running. SIGTERM and SIGINT stop it cleanly (the port file, which holds
+the token, is removed on the way out).
+
+User errors (port in use or out of range, port file not writable, bad parent PID) raise
+``BridgeError``, a ``SorteioError``: ``sorteio serve`` and ``main()`` print one line, exit 2.
 """
 
 import argparse
@@ -18,16 +22,56 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 from typing import List, Optional
 
+from ..errors import SorteioError
 from . import protocol
 from .handler import RequestHandler
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 BODY_TIMEOUT = 10.0  # seconds a started frame may take to arrive in full
 PARENT_POLL = 0.5  # seconds between checks that the parent process is alive
+PID_LIMIT = 2**31  # a PID is a positive C int
+STOP_SIGNALS = ("SIGTERM", "SIGINT")
+
+
+class BridgeError(SorteioError):
+    """The server cannot start as asked (a user error: one line, exit code 2, no traceback)."""
+
+
+def check_options(
+    host: str, port: int, port_file: Optional[str], parent_pid: Optional[int]
+) -> None:
+    """Refuse, before binding anything, what would otherwise end in a traceback."""
+    if host not in LOOPBACK:
+        raise BridgeError(f"the bridge serves on the loopback interface only, not {host!r}")
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise BridgeError(f"--port must be from 0 to 65535 (0 picks a free one), not {port}")
+    if parent_pid is not None and parent_pid != 0:
+        if not 0 < parent_pid < PID_LIMIT:
+            raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
+        if not _process_alive(parent_pid):
+            raise BridgeError(f"--parent-pid {parent_pid}: no such process")
+    if port_file:
+        check_port_file(port_file)
+
+
+def check_port_file(path: str) -> None:
+    """Make sure the port file can be written (its folder is created if missing)."""
+    target = Path(path)
+    probe = target.with_name(target.name + ".tmp")
+    try:
+        if target.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(str(probe), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.close(fd)
+        os.remove(str(probe))
+    except OSError as exc:
+        raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
 
 
 def write_port_file(path: str, port: int, token: str) -> None:
@@ -59,24 +103,24 @@ class BridgeServer:
         self.log = log
         self.requests = 0
 
-    def _say(self, message: str) -> None:
+    def say(self, message: str) -> None:
         if self.log:
             print(f"sorteio-bridge: {message}", file=sys.stderr, flush=True)
 
     async def on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        self._say(f"client {peer} connected")
+        self.say(f"client {peer} connected")
         try:
             await self._serve_client(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
-            self._say(f"client {peer} dropped mid-frame")
+            self.say(f"client {peer} dropped mid-frame")
         except asyncio.TimeoutError:
-            self._say(f"client {peer} too slow to send a frame")
+            self.say(f"client {peer} too slow to send a frame")
         finally:
             writer.close()
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
-            self._say(f"client {peer} closed")
+            self.say(f"client {peer} closed")
 
     async def _serve_client(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -112,7 +156,7 @@ class BridgeServer:
             frame = protocol.encode_frame(reply)
         except protocol.FrameError as exc:
             code = protocol.INTERNAL_ERROR
-            frame = protocol.encode_frame(protocol.error_reply(reply.get("id"), code, str(exc)))
+            frame = protocol.encode_frame(protocol.error_reply(None, code, str(exc)))
         writer.write(frame)
         await writer.drain()
 
@@ -135,33 +179,67 @@ async def serve_async(
     ready: Optional[asyncio.Event] = None,
     stop: Optional[asyncio.Event] = None,
     engine_cls: object = None,
+    handle_signals: bool = False,
 ) -> None:
-    """Serve until ``stop`` is set or the parent process is gone (runs forever otherwise)."""
-    if host not in LOOPBACK:
-        raise ValueError(f"the bridge serves on the loopback interface only, not {host!r}")
+    """Serve until ``stop`` is set or the parent process is gone (runs forever otherwise).
+
+    ``handle_signals`` (main thread only): SIGTERM and SIGINT set ``stop``, so the server closes
+    and removes its port file. ``BridgeError`` when it cannot start as asked."""
+    check_options(host, port, port_file, parent_pid)
     token = token or secrets.token_hex(16)
     bridge = BridgeServer(RequestHandler(token=token, engine_cls=engine_cls), log=log)
-    server = await asyncio.start_server(bridge.on_client, host, port)
-    bound = server.sockets[0].getsockname()[1]
-    if port_file:
-        write_port_file(port_file, bound, token)
-    bridge._say(f"listening on {host}:{bound}")
+    try:
+        server = await asyncio.start_server(bridge.on_client, host, port)
+    except OSError as exc:  # asyncio's strerror repeats the address: keep the OS's words
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise BridgeError(f"cannot listen on {host} port {port}: {reason}") from None
     stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    caught = []
     watchers = []
-    if parent_pid:
-        watchers.append(asyncio.ensure_future(_watch_parent(parent_pid, stop)))
-    if ready is not None:
-        ready.set()
+    wrote_port_file = False
     try:
         async with server:
+            if handle_signals:
+                caught = _catch_stop_signals(loop, stop)
+            bound = server.sockets[0].getsockname()[1]
+            if port_file:
+                try:
+                    write_port_file(port_file, bound, token)
+                except OSError as exc:
+                    reason = exc.strerror or str(exc)
+                    raise BridgeError(f"cannot write the port file {port_file}: {reason}") from None
+                wrote_port_file = True
+            bridge.say(f"listening on {host}:{bound}")
+            if parent_pid:
+                watchers.append(asyncio.ensure_future(_watch_parent(parent_pid, stop)))
+            if ready is not None:
+                ready.set()
             await stop.wait()
     finally:
         for task in watchers:
             task.cancel()
-        if port_file:
+        for signum in caught:
+            loop.remove_signal_handler(signum)
+        if wrote_port_file:
             with contextlib.suppress(OSError):
                 os.remove(port_file)
-        bridge._say("stopped")
+        bridge.say("stopped")
+
+
+def _catch_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> List[int]:
+    """SIGTERM / SIGINT set ``stop`` (a clean shutdown). Returns the signals now handled."""
+    caught = []
+    for name in STOP_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        try:
+            loop.add_signal_handler(signum, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not main thread
+            continue
+        caught.append(signum)
+    return caught
 
 
 def serve(
@@ -172,9 +250,11 @@ def serve(
     parent_pid: Optional[int] = None,
     log: bool = False,
 ) -> None:
-    """Blocking entry point for ``sorteio serve``: serve until killed or the parent is gone."""
+    """Blocking entry point for ``sorteio serve``: serve until SIGTERM / SIGINT or the parent is
+    gone. ``BridgeError`` (before serving) when it cannot start as asked."""
+    check_options(host, port, port_file, parent_pid)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_async(host, port, token, port_file, parent_pid, log))
+        asyncio.run(serve_async(host, port, token, port_file, parent_pid, log, handle_signals=True))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -195,13 +275,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.host not in LOOPBACK:
-        print(
-            f"error: the bridge serves on the loopback interface only, not {args.host!r}",
-            file=sys.stderr,
-        )
+    try:
+        serve(args.host, args.port, args.token, args.port_file, args.parent_pid, args.log)
+    except BridgeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    serve(args.host, args.port, args.token, args.port_file, args.parent_pid, args.log)
     return 0
 
 
