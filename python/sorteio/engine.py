@@ -311,9 +311,12 @@ class Engine:
         ix = self.index
         self.phase = ENDED
         self.pending = []
+        # "Partida curta" (§5) is a mandate that ran out of eligible cards, not a catastrophe.
+        slot_cards = sum(not ix.is_scene[c] for c in self.played)
+        short = reason == END_OF_MANDATE and slot_cards < ix.n_slots * YEARS
         self.ending = MatchEnd(
-            reason, self.year, len(self.played), len(self.played) < ix.n_slots * YEARS,
-            self.meter_values(), None if zeroed is None else ix.meter_ids[zeroed],
+            reason, self.year, len(self.played), short, self.meter_values(),
+            None if zeroed is None else ix.meter_ids[zeroed],
         )
 
     # -- helpers ----------------------------------------------------------------------------

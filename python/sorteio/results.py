@@ -98,7 +98,11 @@ class TurnEnd(NamedTuple):
 
 
 class MatchEnd(NamedTuple):
-    """How a match ended: CATASTROPHE (``zeroed`` meter) or END_OF_MANDATE after year 4."""
+    """How a match ended: CATASTROPHE (``zeroed`` meter) or END_OF_MANDATE after year 4.
+
+    ``cards_played`` counts every card shown, scene cards included; ``short`` is true for a
+    mandate that ended with fewer than 4 x N slot cards because eligible cards ran out (§5).
+    """
 
     reason: str
     year: int

@@ -7,12 +7,13 @@ exactly as if it had never been saved. Ids, not positions, are stored: a save fi
 
 from typing import Dict, List, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from typing_extensions import Literal
 
 from .deck import Deck
-from .engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS, Engine
+from .engine import AWAITING_CHOICE, ENDED, TURN_START, YEARS, Engine
 from .errors import StateError
-from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
+from .results import ACTOR, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 
 FORMAT = "sorteio-match/1"
 
@@ -21,42 +22,82 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+Meters = Dict[str, StrictInt]
+Phase = Literal["turn_start", "drawing", "awaiting_choice", "ended"]
+Kind = Literal["emergency", "actor", "meter"]
+
+
+class SavedMerged(_Model):
+    kind: Kind
+    target: str
+
+
 class SavedObligation(_Model):
-    kind: str = Field(pattern=f"^({EMERGENCY}|{ACTOR}|{METER})$")
+    kind: Kind
     target: str
     card_id: Optional[str]
-    merged: List[Dict[str, str]] = Field(default_factory=list)
+    merged: List[SavedMerged] = Field(default_factory=list)
+
+
+class SavedReason(_Model):
+    kind: Literal["mandatory", "random", "scene"]
+    obligation: Optional[Kind] = None
+    target: Optional[str] = None
+    candidates: Optional[StrictInt] = None
+    mode_relaxed: Optional[bool] = None
+    replaces: Optional[SavedObligation] = None
 
 
 class SavedDraw(_Model):
-    slot: int = Field(ge=0)
+    slot: StrictInt = Field(ge=0)
     card_id: str
-    reason: dict
-    option_order: List[int]
+    reason: dict  # kept as given, checked against SavedReason in _restore
+    option_order: List[StrictInt]
+
+
+class SavedTurnStart(_Model):
+    year: StrictInt = Field(ge=1, le=YEARS)
+    mandatory: List[SavedObligation]
+
+
+class SavedTurnEnd(_Model):
+    year: StrictInt = Field(ge=1, le=YEARS)
+    cards: StrictInt = Field(ge=0)
+    short: bool
+    meters: Meters
+
+
+class SavedEnding(_Model):
+    reason: Literal["catastrophe", "end_of_mandate"]
+    year: StrictInt = Field(ge=1, le=YEARS)
+    cards_played: StrictInt = Field(ge=0)
+    short: bool
+    meters: Meters
+    zeroed: Optional[str]
 
 
 class SavedMatch(_Model):
     """The whole engine state. ``rng``: 625 Mersenne Twister words (see ``Rng.get_state``)."""
 
-    format: str = Field(FORMAT, pattern=f"^{FORMAT}$")
+    format: Literal["sorteio-match/1"] = FORMAT
     deck: str = Field(description="fingerprint of the deck the match was played with")
-    year: int = Field(ge=1, le=YEARS)
-    phase: str = Field(pattern=f"^({TURN_START}|{DRAWING}|{AWAITING_CHOICE}|{ENDED})$")
-    slot: int = Field(ge=0)
-    meters: Dict[str, int]
-    satisfaction: Dict[str, int]
+    year: StrictInt = Field(ge=1, le=YEARS)
+    phase: Phase
+    slot: StrictInt = Field(ge=0, le=8)
+    meters: Meters
+    satisfaction: Meters
     played: List[str]
     emergency_spent: List[str]
     attacked: List[str]
     carried: List[str]
-    last_closing: Optional[Dict[str, int]]
+    last_closing: Optional[Meters]
     pending: List[SavedObligation]
     turn_cards: List[str]
     current: Optional[SavedDraw]
-    last_turn_start: Optional[dict]
-    last_turn_end: Optional[dict]
-    ending: Optional[dict]
-    rng: List[int]
+    last_turn_start: Optional[SavedTurnStart]
+    last_turn_end: Optional[SavedTurnEnd]
+    ending: Optional[SavedEnding]
+    rng: List[StrictInt] = Field(min_length=625, max_length=625)
 
 
 def save_state(engine: Engine) -> dict:
@@ -93,49 +134,61 @@ def save_state(engine: Engine) -> dict:
 
 
 def load_state(deck: Deck, data: object) -> Engine:
-    """Rebuild an engine from ``save_state`` output. Raises ``StateError`` naming the problem."""
+    """Rebuild an engine from ``save_state`` output.
+
+    Raises ``StateError`` listing every problem found: a malformed file, a match saved with
+    another deck, or a state no match can reach (a meter at 0 outside phase ``ended``, more slot
+    cards than N, a card shown twice...).
+    """
     try:
         saved = SavedMatch.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(state)"
-        raise StateError(f"saved match: {where}: {first['msg']}") from None
+        lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {e['msg']}"
+                 for e in exc.errors(include_url=False)]
+        raise StateError("saved match: " + "\nsaved match: ".join(lines)) from None
     engine = Engine(deck)
-    ix = engine.index
-    if saved.deck != ix.fingerprint:
+    if saved.deck != engine.index.fingerprint:
         raise StateError(
             f"saved match was played with another deck (fingerprint {saved.deck}, "
-            f"this deck is {ix.fingerprint})"
+            f"this deck is {engine.index.fingerprint})"
         )
-    try:
-        _restore(engine, saved)
-    except (KeyError, ValueError, TypeError) as exc:
-        raise StateError(f"saved match does not fit this deck: {exc}") from None
+    problems: List[str] = []
+    _restore(engine, saved, problems)
+    if problems:
+        raise StateError("saved match: " + "\nsaved match: ".join(problems))
     return engine
 
 
-def _restore(engine: Engine, saved: SavedMatch) -> None:
+def _restore(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
     ix = engine.index
+    card, meter, actor = ix.card_index, ix.meter_index, ix.actor_index
 
     def lookup(table: Dict[str, int], ident: str, what: str) -> int:
         if ident not in table:
-            raise KeyError(f"unknown {what} '{ident}'")
+            problems.append(f"unknown {what} {ident!r}")
+            return -1
         return table[ident]
 
     def values(given: Dict[str, int], table: Dict[str, int], what: str) -> List[int]:
         if set(given) != set(table):
-            raise ValueError(f"{what} must list exactly the deck's ids")
+            problems.append(f"{what}: must list exactly the deck's ids ({', '.join(table)})")
+            return [0] * len(table)
         if any(not 0 <= v <= 100 for v in given.values()):
-            raise ValueError(f"{what} values must be 0-100")
+            problems.append(f"{what}: values must be 0-100")
         return [given[k] for k in table]
 
-    card, meter, actor = ix.card_index, ix.meter_index, ix.actor_index
+    def obligation(ob: SavedObligation) -> list:
+        target = lookup(actor if ob.kind == ACTOR else meter, ob.target, ob.kind)
+        c = -1 if ob.card_id is None else lookup(card, ob.card_id, "card")
+        merged = tuple((m.kind, lookup(meter, m.target, "meter")) for m in ob.merged)
+        return [ob.kind, target, c, merged]
+
     engine.year, engine.phase, engine.slot = saved.year, saved.phase, saved.slot
     engine.meters = values(saved.meters, meter, "meters")
     engine.satisfaction = values(saved.satisfaction, actor, "satisfaction")
     engine.played = [lookup(card, c, "card") for c in saved.played]
-    if len(set(engine.played)) != len(engine.played):
-        raise ValueError("a card is listed twice in 'played'")
+    if len(set(saved.played)) != len(saved.played):
+        problems.append("played: a card is listed twice (§3.1.2)")
     for c in engine.played:
         engine.is_played[c] = True
     for m in saved.emergency_spent:
@@ -145,37 +198,57 @@ def _restore(engine: Engine, saved: SavedMatch) -> None:
     engine.carried = [lookup(meter, m, "meter") for m in saved.carried]
     engine.last_closing = (None if saved.last_closing is None
                            else values(saved.last_closing, meter, "last_closing"))
-    engine.pending = []
-    for ob in saved.pending:
-        table = actor if ob.kind == ACTOR else meter
-        c = -1 if ob.card_id is None else lookup(card, ob.card_id, "card")
-        merged = tuple((m["kind"], lookup(meter, m["target"], "meter")) for m in ob.merged)
-        engine.pending.append([ob.kind, lookup(table, ob.target, ob.kind), c, merged])
+    engine.pending = [obligation(ob) for ob in saved.pending]
     engine.turn_cards = [lookup(card, c, "card") for c in saved.turn_cards]
     if saved.current is not None:
-        if saved.phase != AWAITING_CHOICE:
-            raise ValueError("a current card is saved outside phase 'awaiting_choice'")
         c = lookup(card, saved.current.card_id, "card")
-        if sorted(saved.current.option_order) != list(range(ix.n_options[c])):
-            raise ValueError("current.option_order is not a permutation of the card's options")
-        engine.current_card = c
-        engine.current = Draw(saved.year, saved.current.slot, ix.card_ids[c], ix.card_json(c),
-                              saved.current.reason, saved.current.option_order)
-    elif saved.phase == AWAITING_CHOICE:
-        raise ValueError("phase 'awaiting_choice' needs a current card")
+        if c >= 0 and sorted(saved.current.option_order) != list(range(ix.n_options[c])):
+            problems.append("current.option_order: not a permutation of the card's options")
+        if not saved.played or saved.played[-1] != saved.current.card_id:
+            problems.append("current: the card awaiting a choice must be the last one played")
+        try:
+            SavedReason.model_validate(saved.current.reason)
+        except ValidationError:
+            problems.append("current.reason: not a reason the engine gives")
+        if c >= 0:
+            engine.current_card = c
+            engine.current = Draw(saved.year, saved.current.slot, ix.card_ids[c],
+                                  ix.card_json(c), saved.current.reason,
+                                  list(saved.current.option_order))
+    if (saved.current is not None) != (saved.phase == AWAITING_CHOICE):
+        problems.append("current: a card awaits a choice exactly in phase 'awaiting_choice'")
     if saved.last_turn_start is not None:
-        engine.last_turn_start = _turn_start(saved.last_turn_start)
-    engine.last_turn_end = None if saved.last_turn_end is None else TurnEnd(**saved.last_turn_end)
-    engine.ending = None if saved.ending is None else MatchEnd(**saved.ending)
-    if (saved.phase == ENDED) != (engine.ending is not None):
-        raise ValueError("phase 'ended' and 'ending' must go together")
-    engine.rng.set_state(saved.rng)
+        engine.last_turn_start = TurnStart(saved.last_turn_start.year, [
+            Obligation(o.kind, o.target, o.card_id, tuple((m.kind, m.target) for m in o.merged))
+            for o in saved.last_turn_start.mandatory])
+    if saved.last_turn_end is not None:
+        engine.last_turn_end = TurnEnd(**saved.last_turn_end.model_dump())
+    if saved.ending is not None:
+        engine.ending = MatchEnd(**saved.ending.model_dump())
+    if (saved.phase == ENDED) != (saved.ending is not None):
+        problems.append("ending: phase 'ended' and 'ending' go together")
+    _check_reachable(engine, saved, problems)
+    try:
+        engine.rng.set_state(saved.rng)
+    except ValueError as exc:
+        problems.append(f"rng: {exc}")
 
 
-def _turn_start(data: dict) -> TurnStart:
-    return TurnStart(
-        data["year"],
-        [Obligation(o["kind"], o["target"], o["card_id"],
-                    tuple((m["kind"], m["target"]) for m in o.get("merged", [])))
-         for o in data["mandatory"]],
-    )
+def _check_reachable(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
+    """Refuse states no match can reach, which would make the engine break its own rules."""
+    ix = engine.index
+    if saved.phase != ENDED and any(v == 0 for v in saved.meters.values()):
+        problems.append("meters: a meter at 0 ends the match at once (§5 'Fim imediato')")
+    if saved.slot > ix.n_slots or saved.slot != len(saved.turn_cards):
+        problems.append(f"slot: {saved.slot} cards in this turn's slots, but N = {ix.n_slots} "
+                        f"and turn_cards lists {len(saved.turn_cards)}")
+    if not set(saved.turn_cards) <= set(saved.played):
+        problems.append("turn_cards: every card of the turn must be in 'played'")
+    reserved = [ob.card_id for ob in saved.pending if ob.card_id is not None]
+    if set(reserved) & set(saved.played) or len(set(reserved)) != len(reserved):
+        problems.append("pending: a reserved card is already played or reserved twice")
+    keys = [(ob.kind, ob.target) for ob in saved.pending]
+    if len(set(keys)) != len(keys):
+        problems.append("pending: an obligation is listed twice")
+    if saved.phase == TURN_START and (saved.pending or saved.current is not None):
+        problems.append("pending: no obligation can wait before the turn starts")
