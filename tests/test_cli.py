@@ -96,3 +96,36 @@ def test_every_command_has_help():
 def test_simulate_summary_json():
     summary = json.loads(sorteio("simulate", "--matches", "30", "--json").stdout)
     assert summary
+
+
+def test_turn_reads_a_godot_save_with_a_card_on_screen(tmp_path):
+    from sorteio.bridge.handler import RequestHandler
+
+    handler = RequestHandler()
+    for method, params in [("new_match", {"seed": 4}), ("start_turn", {}), ("draw", {})]:
+        assert handler.handle({"method": method, "params": params})["ok"]
+    saved = handler.handle({"method": "save"})["result"]["state"]
+    path = tmp_path / "godot-save.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    events = json.loads(sorteio("turn", "--state", str(path), "--json").stdout)["events"]
+    assert events[0]["event"] == "card_played"  # the card on screen is answered first
+    assert events[0]["draw"]["card_id"] == handler.engine.current.card_id
+
+
+def test_turn_says_when_the_preview_ends_the_match(tmp_path):
+    # Seed 19 loses Caixa in year 4 (found by a tester); preview the turn that ends it.
+    state = tmp_path / "s.json"
+    sorteio("play", "--seed", "19", "--stop-after", "21", "--save", str(state))
+    text = sorteio("turn", "--state", str(state), "--seed", "0").stdout
+    assert "Fim" in text
+
+
+def test_save_to_a_missing_folder_fails_before_playing(tmp_path):
+    proc = sorteio("play", "--save", str(tmp_path / "no" / "s.json"), check_code=2)
+    assert "does not exist" in proc.stderr and proc.stdout == ""
+
+
+def test_piped_output_is_not_cut_at_80_columns():
+    out = sorteio("play", "--seed", "1").stdout
+    assert max(len(line) for line in out.splitlines()) > 80
+    assert "…" not in out

@@ -7,85 +7,37 @@ clear message per problem, never a traceback.
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 import click
-from rich.console import Console
 
 from .checks import deck_warnings
 from .cli_sim import lint_cmd, simulate_cmd
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
-from .loader import BUILTIN_DECKS, DeckError, format_issue, load_deck, resolve_deck_path
-from .match import POLICIES, MatchObserver, Step, make_policy, play_match, play_turn
-from .results import CATASTROPHE, TurnEnd, TurnStart
+from .loader import (
+    BUILTIN_DECKS,
+    DeckError,
+    decode_json,
+    format_issue,
+    load_deck,
+    resolve_deck_path,
+)
+from .match import POLICIES, Step, make_policy, play_match, play_turn
+from .narration import Printer, err, out
 from .state import load_state, save_state
 
 BAD_INPUT = 2
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
 
 DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
 deck_option = click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
 seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
-                           help="seed of the draw (and of the random player)")
+                           help="seed of the draw and of the simulated player's choices")
 policy_option = click.option("--policy", default="random", show_default=True,
                              type=click.Choice(list(POLICIES)),
                              help="player: random, or protect the weakest meter")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-
-
-def describe(reason: dict) -> str:
-    """One line saying why a card was drawn (§3.3, §3.4)."""
-    kind = reason["kind"]
-    if kind == "mandatory":
-        return f"obrigatória: {reason['obligation']} {reason['target']}"
-    if kind == "scene":
-        return "cena de impeachment (fora das vagas)"
-    text = f"sorteada entre {reason['candidates']}"
-    if reason["mode_relaxed"]:
-        text += ", modo relaxado"
-    if reason["replaces"]:
-        text += f", no lugar de {reason['replaces']['kind']} {reason['replaces']['target']}"
-    return text
-
-
-class _Printer(MatchObserver):
-    """Prints a match card by card, or collects it for ``--json``."""
-
-    def __init__(self, as_json: bool) -> None:
-        self.as_json = as_json
-        self.events: list = []
-
-    def turn_started(self, turn: TurnStart) -> None:
-        if self.as_json:
-            self.events.append({"event": "turn_started", **turn.to_dict()})
-            return
-        out.rule(f"Ano {turn.year}")
-        for ob in turn.mandatory:
-            card = ob.card_id or "sem carta elegível: vaga vai ao sorteio"
-            out.print(f"  obrigatória {ob.kind} {ob.target}: {card}")
-
-    def card_played(self, step: Step) -> None:
-        draw, choice = step
-        if self.as_json:
-            self.events.append({"event": "card_played", "draw": draw.to_dict(),
-                                "choice": choice.to_dict()})
-            return
-        card = draw.card
-        out.print(f"[bold]{draw.year}.{draw.slot}[/] {card['id']} «{card['titulo']}» "
-                  f"[dim]({card['modo']}; {describe(draw.reason)})[/]")
-        option = card["opcoes"][choice.option]["texto"]
-        meters = " ".join(f"{k}={v}" for k, v in choice.meters.items())
-        out.print(f"    → {option}", soft_wrap=True)
-        out.print(f"    [dim]{meters}[/]", soft_wrap=True)
-
-    def turn_ended(self, end: TurnEnd) -> None:
-        if self.as_json:
-            self.events.append({"event": "turn_ended", **end.to_dict()})
-        elif end.short:
-            out.print(f"  [yellow]turno curto: {end.cards} cartas (§5)[/]")
 
 
 def _load(deck_path: Optional[str]) -> Deck:
@@ -94,11 +46,40 @@ def _load(deck_path: Optional[str]) -> Deck:
 
 def _read_json(path: str) -> object:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise SorteioError(f"{path}: cannot read: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SorteioError(f"{path}: not a JSON file: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SorteioError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    return decode_json(text, path, lambda src, issues: SorteioError(
+        f"{src}: {issues[0].field}: {issues[0].message}"))
+
+
+def _writable(path: Optional[str]) -> None:
+    """Refuse an unwritable ``--save`` path before the match is played, not after."""
+    if path is None:
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise SorteioError(f"{path}: is a folder; give a file name for --save")
+    if not target.parent.is_dir():
+        raise SorteioError(f"{path}: folder {target.parent} does not exist")
+
+
+def _save(engine: Engine, path: str) -> None:
+    try:
+        Path(path).write_text(json.dumps(save_state(engine)), encoding="utf-8")
+    except OSError as exc:
+        raise SorteioError(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _saved_match(data: object) -> Tuple[object, Optional[str]]:
+    """The engine state inside a save, and the deck it names: ``play --save`` writes the engine
+    state itself; the Godot node wraps it as ``{"format": 1, "deck", "seed", "engine"}``."""
+    if isinstance(data, dict) and isinstance(data.get("engine"), dict):
+        deck = data.get("deck")
+        return data["engine"], deck if isinstance(deck, str) else None
+    return data, None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,15 +99,16 @@ def cli() -> None:
               help="write the match state here when the match stops")
 def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     """Play one whole match card by card: year, slot, card, why it came, option, meters."""
+    _writable(save_path)
     deck = _load(deck_path)
-    printer = _Printer(as_json)
+    printer = Printer(as_json)
     engine = Engine(deck, seed)
     if stop_after is None:
         ending = play_match(deck, seed, policy, observer=printer, engine=engine)
     else:
         ending = _play_some(engine, make_policy(policy, seed), stop_after, printer)
     if save_path:
-        Path(save_path).write_text(json.dumps(save_state(engine)), encoding="utf-8")
+        _save(engine, save_path)
     if as_json:
         click.echo(json.dumps({"seed": seed, "events": printer.events,
                                "ending": ending.to_dict() if ending else None},
@@ -135,16 +117,12 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     if ending is None:
         out.print(f"parada após {len(engine.played)} cartas; fase {engine.phase}")
     else:
-        what = (f"catástrofe: {ending.zeroed} chegou a 0" if ending.reason == CATASTROPHE
-                else "fim do mandato")
-        out.rule("Fim")
-        out.print(f"{what} ({ending.reason}) no ano {ending.year}, {ending.cards_played} cartas"
-                  + (" (partida curta)" if ending.short else ""))
+        printer.match_ended(ending)
     if save_path:
         out.print(f"estado salvo em {save_path}")
 
 
-def _play_some(engine: Engine, chooser, cards: int, printer: _Printer):
+def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
     while engine.phase != ENDED and len(engine.played) < cards:
         if engine.phase == TURN_START:
             printer.turn_started(engine.start_turn())
@@ -160,7 +138,7 @@ def _play_some(engine: Engine, chooser, cards: int, printer: _Printer):
 @cli.command()
 @deck_option
 @click.option("--state", "state_path", required=True, metavar="STATE.json",
-              help="a match saved by `play --save` or by the Godot node")
+              help="a match saved by `play --save` or by the Godot node (Sorteio.save_state)")
 @seed_option
 @policy_option
 @json_option
@@ -168,21 +146,25 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
     """Preview the cards the next turn would draw from a saved match, with reasons.
 
     Cards after the first depend on the options chosen (actor moods change eligibility), so the
-    preview plays them with --policy.
+    preview plays them with --policy; the draw itself continues from the saved RNG state. A card
+    saved on screen is answered first. A Godot save names its deck; --deck overrides it.
     """
-    deck = _load(deck_path)
-    engine = load_state(deck, _read_json(state_path))
-    printer = _Printer(as_json)
+    state, saved_deck = _saved_match(_read_json(state_path))
+    deck = _load(deck_path if deck_path is not None else saved_deck)
+    engine = load_state(deck, state)
+    printer = Printer(as_json)
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")
-    if engine.phase == "awaiting_choice":
-        raise SorteioError(f"{state_path}: a card is waiting for its option; choose it first")
     chooser = make_policy(policy, seed)
+    if engine.current is not None:  # saved with a card on screen: the player answers it first
+        printer.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
     # A turn saved midway is previewed to its end; one saved with no slot left just closes.
     shown = play_turn(engine, chooser, printer) if engine.phase == DRAWING else []
     if not shown and engine.phase == TURN_START:
         printer.turn_started(engine.start_turn())
         play_turn(engine, chooser, printer)
+    if engine.ending is not None:
+        printer.match_ended(engine.ending)
     if as_json:
         click.echo(json.dumps({"events": printer.events}, ensure_ascii=False))
 
