@@ -162,6 +162,19 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path):
         assert f"CHECK ok {check}" in log
 
 
+def test_demo_meter_bars_are_colored_by_the_gdd_thresholds(tmp_path):
+    """Red at or below the emergency limit, orange below the meter limit, green otherwise; the
+    limits come from the deck summary (the handler's limite_emergencia / limite_medidor)."""
+    log = run_script(tmp_path, "test_meters.gd")
+    for check in (
+        "defaults 10 and 30 without limits in the deck",
+        "the deck's own limits 20 and 35",
+        "the node's deck summary has the limits",
+        "every bar of the match has its level's color",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
 def test_the_demo_runs_as_a_designer_runs_it(tmp_path):
     result, log = run_godot(
         tmp_path, ["--", "--autoplay", "--delay=0", "--quit-at-end", "--seed=5"]
@@ -201,7 +214,9 @@ def test_demo_screenshot_mid_match_is_not_blank(tmp_path):
                 str(SCRIPTS / "screenshot.gd"),
                 "--",
                 f"--out={out}",
-                "--cards=10",
+                # Year 4 of seed 10: two meters below the limit (orange bars), a Furioso actor.
+                "--seed=10",
+                "--cards=22",
             ],
             binary=os.path.basename(runner),
             env=env,

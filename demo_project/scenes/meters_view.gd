@@ -1,10 +1,17 @@
 extends VBoxContainer
-# The meters (GDD 01): a bar per meter, red at emergency level, amber below the meter limit.
-# Reacts to Sorteio's signals only.
+# The meters (GDD 01): a bar per meter, colored by the GDD 06 thresholds: red at or below the
+# emergency limit (an emergency card is due), orange below the meter limit (a linked card is due),
+# green otherwise. The limits come from the deck summary (`limite_emergencia`, `limite_medidor`),
+# else the GDD defaults. Reacts to Sorteio's signals only.
 
-const DANGER := 10
-const LOW := 30
+const DEFAULT_EMERGENCY_LIMIT := 10
+const DEFAULT_METER_LIMIT := 30
+const RED := Color(0.95, 0.3, 0.25)
+const ORANGE := Color(1.0, 0.6, 0.15)
+const GREEN := Color(0.45, 0.8, 0.5)
 
+var emergency_limit := DEFAULT_EMERGENCY_LIMIT
+var meter_limit := DEFAULT_METER_LIMIT
 var _bars := {}
 var _values := {}
 
@@ -42,6 +49,7 @@ func _build(deck: Dictionary) -> void:
 		child.queue_free()
 	_bars.clear()
 	_values.clear()
+	set_limits(deck)
 	for meter in deck["medidores"]:
 		var name_label := Label.new()
 		name_label.text = meter["nome"]
@@ -71,12 +79,31 @@ func _show(meters: Dictionary) -> void:
 		var level := int(meters[id])
 		_bars[id].value = level
 		_values[id].text = str(level)
-		var color := Color(0.45, 0.8, 0.5)
-		if level <= DANGER:
-			color = Color(1.0, 0.35, 0.3)
-		elif level < LOW:
-			color = Color(1.0, 0.7, 0.25)
+		var color := level_color(level)
 		_values[id].add_color_override("font_color", color)
 		var fill := StyleBoxFlat.new()
 		fill.bg_color = color
 		_bars[id].add_stylebox_override("fg", fill)
+
+
+# The deck's limits when its summary has them (numbers from JSON are floats), else the defaults.
+func set_limits(deck: Dictionary) -> void:
+	emergency_limit = int(deck.get("limite_emergencia", DEFAULT_EMERGENCY_LIMIT))
+	meter_limit = int(deck.get("limite_medidor", DEFAULT_METER_LIMIT))
+
+
+func level_color(level: int) -> Color:
+	if level <= emergency_limit:
+		return RED
+	if level < meter_limit:
+		return ORANGE
+	return GREEN
+
+
+# What a bar shows now: {meter id: [value, fill color]} (for tests).
+func bar_colors() -> Dictionary:
+	var shown := {}
+	for id in _bars:
+		var fill: StyleBoxFlat = _bars[id].get_stylebox("fg")
+		shown[id] = [int(_bars[id].value), fill.bg_color]
+	return shown

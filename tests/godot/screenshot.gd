@@ -70,6 +70,7 @@ func _capture() -> void:
 	var size := image.get_size()
 	var saved := image.save_png(out_path)
 	print("SCREENSHOT %s %dx%d colours=%d" % [out_path, size.x, size.y, colours])
+	print("SCREENSHOT meters %s" % JSON.print(root.get_node("Sorteio").meters))
 	var ok := saved == OK and colours >= MIN_COLOURS and size.x >= 640
 	print("GODOT-TEST %s" % ("passed" if ok else "failed"))
 	quit(0 if ok else 1)

@@ -63,6 +63,10 @@ def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
         "nome": deck.nome,
         "source": source,
         "cartas_por_turno": deck.parametros.cartas_por_turno,
+        # GDD 06 §3.3: a meter at or below limite_emergencia asks an emergency card; one below
+        # limite_medidor pulls a linked card (the demo colors its meter bars by them).
+        "limite_emergencia": deck.parametros.limite_emergencia,
+        "limite_medidor": deck.parametros.limite_medidor,
         "cards": len(deck.cartas),
         "medidores": [{"id": m.id, "nome": m.nome, "inicial": m.inicial} for m in deck.medidores],
         "atores": [
