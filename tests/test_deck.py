@@ -151,7 +151,7 @@ def test_typos_are_errors_not_guesses(tmp_path, base, change, field, words):
 @pytest.mark.parametrize("text, words", [
     ("[" * 100_000, "nested too deeply"),
     ('{"nome": ' + "9" * 5000 + "}", "invalid JSON"),
-])
+], ids=["deep-array", "long-number"])
 def test_pathological_json_is_a_deck_error_not_a_crash(tmp_path, text, words):
     path = tmp_path / "deck.json"
     path.write_text(text, encoding="utf-8")
