@@ -129,3 +129,16 @@ def test_piped_output_is_not_cut_at_80_columns():
     out = sorteio("play", "--seed", "1").stdout
     assert max(len(line) for line in out.splitlines()) > 80
     assert "…" not in out
+
+
+def test_the_same_match_whatever_the_hash_seed():
+    # No rule may depend on set or dict iteration order (issue 2: determinism).
+    import os
+
+    outputs = set()
+    for hash_seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        proc = subprocess.run([sys.executable, "-m", "sorteio.cli", "play", "--seed", "11",
+                               "--json"], capture_output=True, text=True, env=env, timeout=120)
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1

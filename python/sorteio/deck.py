@@ -132,15 +132,6 @@ class Card(_Strict):
     funcao: Optional[Ident] = None
     opcoes: List[Option] = Field(min_length=1)
 
-    @model_validator(mode="after")
-    def _actor_fields(self) -> "Card":
-        if self.tipo == CardType.ACTOR and (self.ator is None or self.funcao is None):
-            missing = "ator" if self.ator is None else "funcao"
-            raise ValueError(f"an actor card (tipo 'ator') needs '{missing}'")
-        if self.tipo != CardType.ACTOR and (self.ator is not None or self.funcao is not None):
-            raise ValueError("only actor cards (tipo 'ator') take 'ator' and 'funcao'")
-        return self
-
     @property
     def playable(self) -> bool:
         """Approved and not an impeachment card: can ever be drawn (§3.1.1, §3.1.5)."""
@@ -240,6 +231,14 @@ def reference_issues(deck: "Deck") -> List[Issue]:
     functions = sorted({lv.funcao for lv in deck.niveis})
     for i, card in enumerate(deck.cartas):
         here = f"cartas.{i}"
+        for field in ("ator", "funcao"):
+            given = getattr(card, field) is not None
+            if card.tipo == CardType.ACTOR and not given:
+                issues.append(Issue(card.id, f"{here}.{field}",
+                                    f"an actor card (tipo 'ator') needs '{field}'"))
+            elif card.tipo != CardType.ACTOR and given:
+                issues.append(Issue(card.id, f"{here}.{field}",
+                                    f"only actor cards (tipo 'ator') take '{field}'"))
         if card.ator is not None and card.ator not in actors:
             issues.append(Issue(card.id, f"{here}.ator", f"unknown actor '{card.ator}'"))
         if card.funcao is not None and card.funcao not in functions:
