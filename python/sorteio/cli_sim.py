@@ -2,7 +2,9 @@
 (deck coverage). Registered on the ``sorteio`` group by ``cli.py``; see docs/simulator.md."""
 
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Optional
@@ -23,11 +25,13 @@ from .errors import SorteioError
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
+    MAX_MATCHES,
     PARAM_NAMES,
     ScenarioResult,
     SweepError,
     SweepResult,
-    default_jobs,
+    build_scenarios,
+    check_size,
     load_executor,
     parse_param,
     run_sweep,
@@ -36,6 +40,7 @@ from .sweep import (
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 INTERRUPTED = 130
+PIPE_WIDTH = 1000  # columns when stdout is not a terminal: tables are never cut (rich uses 80)
 SHORT = {"cartas_por_turno": "N", "teto_obrigatorias": "T", "limite_medidor": "lim",
          "limite_emergencia": "emerg", "limite_por_modo": "modo"}  # §4 letters as table headers
 
@@ -44,8 +49,9 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
 
 @click.command("simulate")
 @click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
-@click.option("--matches", default=3000, show_default=True, type=click.IntRange(min=1),
-              help="matches per scenario (§7 used 3,000)")
+@click.option("--matches", default=3000, show_default=True,
+              type=click.IntRange(min=1, max=MAX_MATCHES),
+              help=f"matches per scenario (§7 used 3,000; at most {MAX_MATCHES:,})")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
               help="seed of the whole sweep: match i of every scenario uses seed*1e6+i")
 @click.option("--policy", default="random", show_default=True,
@@ -56,7 +62,9 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
                    "cartas_por_turno=6,7,8 (repeatable; scenarios = every combination). "
                    f"Names: {', '.join(PARAM_NAMES)}")
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
-              help="worker processes (default: every core; 1 = in this process)")
+              help="worker processes, >= 1 (default: every core; 1 = in this process). Never "
+                   "more than 4 per core nor more than there are chunks of work. With "
+                   "--executor: how many workers it has (3 chunks in flight per worker)")
 @click.option("--executor", "executor_spec", default=None, metavar="MODULE:FACTORY",
               help="run chunks on FACTORY() (a concurrent.futures Executor, e.g. a Dask "
                    "cluster) instead of local processes")
@@ -72,14 +80,18 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     short turns, cards never drawn, and the difference from the baseline, flagged past 4 points.
     Ctrl-C stops the sweep and keeps the finished scenarios (exit code 130).
     """
+    _fit_width(out)
     deck = load_deck(deck_path)
     grid = {}
     for text in params:
         try:
-            name, values = parse_param(text)
+            name, values = parse_param(text)  # bounds checked before any range is expanded
         except SweepError as exc:
             raise click.BadParameter(str(exc), param_hint="--param") from None
         grid[name] = values
+    n_scenarios = len(build_scenarios(deck, grid))  # at most MAX_SCENARIOS, else SweepError
+    check_size(n_scenarios, matches)
+    total = n_scenarios * matches
     executor = load_executor(executor_spec) if executor_spec else None
     folder: Optional[Path] = None
     appender = None
@@ -87,17 +99,8 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         from .report import CsvAppender, require_matplotlib
 
         require_matplotlib()  # fail before the sweep, not after it
-
-        folder = Path(out_dir)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SorteioError(f"{out_dir}: cannot create: {exc.strerror}") from None
+        folder = _output_folder(out_dir)
         appender = CsvAppender(folder / "sweep.csv")
-    from .sweep import build_scenarios
-
-    n_scenarios = len(build_scenarios(deck, grid))
-    total = n_scenarios * matches
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
@@ -122,7 +125,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        _print(result, elapsed, jobs, executor_spec)
+        _print(result, elapsed, executor_spec)
         if folder is not None:
             out.print(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
                       f"{folder / 'report.html'}", soft_wrap=True)
@@ -132,23 +135,62 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         sys.exit(INTERRUPTED)
 
 
+def _fit_width(console: Console) -> None:
+    """Piped or redirected output gets ``PIPE_WIDTH`` columns instead of rich's 80, so no table
+    is cut (``COLUMNS``, when set, still wins); a terminal keeps its own width."""
+    piped = not console.is_terminal and not os.environ.get("COLUMNS")
+    console.width = PIPE_WIDTH if piped else None  # type: ignore[assignment]
+
+
+OUTPUT_FILES = ("sweep.csv", "sweep.json", "report.html")
+
+
+def _output_folder(out_dir: str) -> Path:
+    """``--out``: create the folder and prove it writable before the sweep starts, so a bad path
+    is a one-line error (exit 2), not a traceback after minutes of work."""
+    folder = Path(out_dir)
+    if folder.exists() and not folder.is_dir():
+        raise SorteioError(f"--out {out_dir}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SorteioError(f"--out {out_dir}: cannot create the folder: "
+                           f"{exc.strerror or exc}") from None
+    for name in OUTPUT_FILES:
+        if (folder / name).is_dir():
+            raise SorteioError(f"--out {out_dir}: {name} is a folder, cannot write the file")
+    try:
+        with tempfile.TemporaryFile(dir=str(folder)):
+            pass
+    except OSError as exc:
+        raise SorteioError(f"--out {out_dir}: cannot write there: {exc.strerror or exc}") \
+            from None
+    return folder
+
+
 def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
     from .report import write_csv, write_html, write_json
 
-    write_csv(result, folder / "sweep.csv")
-    write_json(result, folder / "sweep.json")
-    write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores})
+    try:
+        write_csv(result, folder / "sweep.csv")
+        write_json(result, folder / "sweep.json")
+        write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores})
+    except OSError as exc:
+        raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
+                           f"{exc.strerror or exc}") from None
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _print(result: SweepResult, elapsed: float, jobs: Optional[int],
-           executor_spec: Optional[str]) -> None:
-    where = executor_spec or f"{jobs or default_jobs()} processo(s)"
+def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) -> None:
+    where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
               f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
+    if not result.scenarios:  # stopped before the first scenario finished
+        out.print("nenhum cenário terminou")
+        return
     if len(result.scenarios) == 1 and not result.names:
         _print_one(result.scenarios[0])
         return
@@ -206,6 +248,7 @@ def lint_cmd(deck_path, as_json) -> None:
     """Deck coverage report: can the draw fill every turn and serve every obligation? (§3, §5)"""
     from .lint import lint_deck, print_report
 
+    _fit_width(out)
     source = str(resolve_deck_path(deck_path))
     report = lint_deck(load_deck(deck_path))
     if as_json:

@@ -45,13 +45,16 @@ class CsvAppender:
 
     def add(self, result: ScenarioResult) -> None:
         row = result.row()
-        if self._writer is None:
-            self._fh = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
-            self._writer = csv.DictWriter(self._fh, fieldnames=list(row))
-            self._writer.writeheader()
-        self._writer.writerow(row)
-        assert self._fh is not None
-        self._fh.flush()
+        try:
+            if self._writer is None:
+                self._fh = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
+                self._writer = csv.DictWriter(self._fh, fieldnames=list(row))
+                self._writer.writeheader()
+            self._writer.writerow(row)
+            assert self._fh is not None
+            self._fh.flush()
+        except OSError as exc:  # e.g. the disk filled up during the sweep
+            raise SorteioError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
 
     def close(self) -> None:
         if self._fh is not None:

@@ -18,6 +18,7 @@ import itertools
 import math
 import os
 import signal
+import sys
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -31,6 +32,10 @@ SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
 CATASTROPHE_TOLERANCE_PP = 4.0  # §7: N, T and the meter limit move the catastrophe rate <= 4 points
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 PARAM_NAMES = list(Parameters.model_fields)  # the §7 parameters a sweep may vary
+MAX_VALUES = 10_000  # values per parameter (a §7 safe range has at most 25)
+MAX_SCENARIOS = 10_000  # §7's study is 99; more is a typo, not a study
+MAX_MATCHES = 10_000_000  # per scenario: the paired comparison keeps one byte per match
+MAX_TOTAL_MATCHES = 100_000_000  # scenarios x matches: ~100 MB of per-match outcomes kept
 
 
 class SweepError(SorteioError, ValueError):
@@ -39,36 +44,84 @@ class SweepError(SorteioError, ValueError):
 
 # -- specification ------------------------------------------------------------------------------
 
-def parse_values(text: str) -> List[int]:
-    """``"6,7,8"``, ``"2..4"`` (inclusive) or a mix like ``"25..27,30"`` -> sorted unique ints."""
-    values: List[int] = []
+def param_bounds(name: str) -> Tuple[Optional[int], Optional[int]]:
+    """The safe range (§7) of a ``Parameters`` field, read from its constraints: ``(low, high)``
+    inclusive, ``None`` for an open end."""
+    low: Optional[int] = None
+    high: Optional[int] = None
+    for item in Parameters.model_fields[name].metadata:
+        if getattr(item, "ge", None) is not None:
+            low = item.ge
+        if getattr(item, "gt", None) is not None:
+            low = item.gt + 1
+        if getattr(item, "le", None) is not None:
+            high = item.le
+        if getattr(item, "lt", None) is not None:
+            high = item.lt - 1
+    return low, high
+
+
+def _spans(text: str) -> List[Tuple[int, int]]:
+    """``"25..27,30"`` -> ``[(25, 27), (30, 30)]``, without expanding anything."""
+    spans: List[Tuple[int, int]] = []
     for part in text.split(","):
         part = part.strip()
         try:
             if ".." in part:
                 lo_text, hi_text = part.split("..", 1)
                 lo, hi = int(lo_text), int(hi_text)
-                if hi < lo:
-                    raise SweepError(f"range '{part}' goes down ({lo} > {hi})")
-                values.extend(range(lo, hi + 1))
             else:
-                values.append(int(part))
-        except ValueError as exc:
-            if isinstance(exc, SweepError):
-                raise
+                lo = hi = int(part)
+        except ValueError:
             raise SweepError(f"'{part}' is not an integer or a range like 2..4") from None
-    return sorted(set(values))
+        if hi < lo:
+            raise SweepError(f"range '{part}' goes down ({lo} > {hi})")
+        spans.append((lo, hi))
+    return spans
+
+
+def parse_values(text: str, bounds: Tuple[Optional[int], Optional[int]] = (None, None),
+                 what: str = "") -> List[int]:
+    """``"6,7,8"``, ``"2..4"`` (inclusive) or a mix like ``"25..27,30"`` -> sorted unique ints.
+
+    Every range is checked against ``bounds`` (inclusive, ``None`` = open) and its size against
+    ``MAX_VALUES`` *before* it is expanded, so ``1..1000000000`` is refused at once instead of
+    filling the memory. ``what`` names the parameter in the messages."""
+    low, high = bounds
+    spans = _spans(text)
+    prefix = f"{what}=" if what else ""
+    for lo, hi in spans:
+        shown = f"{lo}..{hi}" if lo != hi else str(lo)
+        if (low is not None and lo < low) or (high is not None and hi > high):
+            raise SweepError(f"{prefix}{shown}: outside the §7 safe range "
+                             f"{'' if low is None else low}..{'' if high is None else high}")
+        if hi - lo + 1 > MAX_VALUES:
+            raise SweepError(f"{prefix}{shown}: {hi - lo + 1:,} values, more than the "
+                             f"{MAX_VALUES:,} a sweep may take per parameter")
+    values = set()
+    for lo, hi in spans:
+        values.update(range(lo, hi + 1))
+        if len(values) > MAX_VALUES:
+            raise SweepError(f"{prefix}{text.strip()}: more than the {MAX_VALUES:,} values a sweep "
+                             "may take per parameter")
+    return sorted(values)
 
 
 def parse_param(text: str) -> Tuple[str, List[int]]:
-    """``"name=values"`` (see ``parse_values``) -> (name, values). Raises ``SweepError``."""
+    """``"name=values"`` (see ``parse_values``) -> (name, values), checked against the name's
+    safe range (``Parameters``) before any range is expanded. Raises ``SweepError``."""
     if "=" not in text:
         raise SweepError(f"'{text}': expected NAME=VALUES, e.g. teto_obrigatorias=2..4")
     name, _, values = text.partition("=")
     name = name.strip()
     if name not in PARAM_NAMES:
         raise SweepError(f"unknown parameter '{name}' (§7 parameters: {', '.join(PARAM_NAMES)})")
-    return name, parse_values(values)
+    return name, parse_values(values, param_bounds(name), name)
+
+
+def count_scenarios(grid: Dict[str, List[int]]) -> int:
+    """Combinations in ``grid`` (the baseline, when not among them, adds one more)."""
+    return math.prod(len(v) for v in grid.values()) if grid else 1
 
 
 class Scenario(NamedTuple):
@@ -87,6 +140,10 @@ def build_scenarios(deck: Deck, grid: Dict[str, List[int]]) -> List[Scenario]:
     grid does not contain it). Raises ``SweepError`` for a value outside its safe range (§7)."""
     base = deck.parametros.model_dump()
     names = list(grid)
+    count = count_scenarios(grid)
+    if count > MAX_SCENARIOS:
+        raise SweepError(f"{count:,} scenarios ({' x '.join(str(len(v)) for v in grid.values())}"
+                         f"), more than the {MAX_SCENARIOS:,} a sweep may run")
     combos = [dict(base, **dict(zip(names, values)))
               for values in itertools.product(*(grid[n] for n in names))]
     for combo in combos:
@@ -285,6 +342,7 @@ class SweepResult(NamedTuple):
     deck_name: str
     interrupted: bool
     total_scenarios: int
+    workers: Optional[int] = None  # local processes used (1: this process); None: an executor
 
     @property
     def baseline(self) -> Optional[ScenarioResult]:
@@ -301,6 +359,29 @@ def default_jobs() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+def max_jobs() -> int:
+    """The most local worker processes a sweep starts: 4 per core (more only adds start-up time
+    and memory; Windows' process pool takes at most 61)."""
+    cap = 4 * max(1, os.cpu_count() or 1)
+    return min(cap, 61) if sys.platform == "win32" else cap
+
+
+def check_size(n_scenarios: int, matches: int) -> None:
+    """Refuse a sweep too large to keep in memory (``SweepError``): ``matches`` per scenario up
+    to ``MAX_MATCHES``, scenarios x matches up to ``MAX_TOTAL_MATCHES``."""
+    if matches < 1:
+        raise SweepError("matches must be >= 1")
+    if matches > MAX_MATCHES:
+        raise SweepError(f"{matches:,} matches per scenario, more than the {MAX_MATCHES:,} a "
+                         "sweep may run (it keeps one outcome per match for the paired "
+                         "comparison)")
+    if n_scenarios * matches > MAX_TOTAL_MATCHES:
+        raise SweepError(f"{n_scenarios:,} scenarios x {matches:,} matches = "
+                         f"{n_scenarios * matches:,} matches, more than the "
+                         f"{MAX_TOTAL_MATCHES:,} a sweep may run (it keeps one outcome per match "
+                         "for the paired comparison); use fewer matches or scenarios")
 
 
 def load_executor(spec: str) -> Executor:
@@ -322,6 +403,38 @@ def load_executor(spec: str) -> Executor:
     return executor
 
 
+_POLL = 0.2  # seconds between looks at the Ctrl-C flag while chunks run
+
+
+class _CtrlC:
+    """While a sweep runs, Ctrl-C (SIGINT) sets ``pressed`` instead of raising
+    ``KeyboardInterrupt`` wherever the main thread happens to be: an exception inside the
+    process pool's ``submit`` or queue handling can leave its workers waiting forever at exit.
+    The sweep loop checks the flag between chunks and stops cleanly. Outside the main thread
+    (where handlers cannot be set) Ctrl-C keeps its usual behaviour."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._installed = False
+        self._previous: object = None
+
+    def _handler(self, signum, frame) -> None:
+        self.pressed = True
+
+    def __enter__(self) -> "_CtrlC":
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+        except ValueError:  # not the main thread of the main interpreter
+            pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._installed:
+            previous = self._previous
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
 class _InlineExecutor(Executor):
     """Runs each task at submit time in this process (``jobs=1``: no pool, easy to profile)."""
 
@@ -340,32 +453,41 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
               policy: str = "random", jobs: Optional[int] = None,
               executor: Optional[Executor] = None, chunk: Optional[int] = None,
               on_progress: Optional[Callable[[int], None]] = None,
-              on_result: Optional[Callable[[ScenarioResult], None]] = None) -> SweepResult:
+              on_result: Optional[Callable[[ScenarioResult], None]] = None,
+              in_flight: Optional[int] = None) -> SweepResult:
     """Play ``matches`` matches for every scenario of ``grid`` (see ``build_scenarios``).
 
-    ``executor``: where chunks run (not shut down here); when None, ``jobs`` local processes
-    (default: every core; ``jobs=1`` runs in this process). ``on_progress(matches_done)`` after
-    each chunk; ``on_result(result)`` when a scenario is complete. Ctrl-C (KeyboardInterrupt)
-    stops the sweep: queued chunks are cancelled and the finished scenarios are returned with
-    ``interrupted=True``. Raises ``SweepError`` for a bad grid or policy.
+    ``executor``: where chunks run (not shut down here); when None, local processes: ``jobs``
+    (default: every core; ``jobs=1`` runs in this process), capped at the number of chunks and
+    at ``max_jobs()``. Chunks are submitted as earlier ones finish, at most ``in_flight`` at a
+    time (default: 3 per worker), so memory does not grow with the size of the sweep.
+    ``on_progress(matches_done)`` after each chunk; ``on_result(result)`` when a scenario is
+    complete. Ctrl-C (KeyboardInterrupt) stops the sweep: chunks in flight are cancelled and the
+    finished scenarios are returned with ``interrupted=True``. Raises ``SweepError`` for a bad
+    grid, policy or size (``check_size``).
     """
     if policy not in ("random", "protect"):
         raise SweepError(f"unknown policy '{policy}' (choose from: random, protect)")
-    if matches < 1:
-        raise SweepError("matches must be >= 1")
     scenarios = build_scenarios(deck, grid)
+    check_size(len(scenarios), matches)
     names = list(grid)
     deck_json = deck.model_dump_json()
     own = executor is None
-    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if jobs is not None and jobs < 1:
+        raise SweepError("jobs must be >= 1")
+    workers = jobs or _executor_workers(executor) or default_jobs()
     if own:
-        executor = (_InlineExecutor() if jobs == 1 else
-                    ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint))
+        workers = min(workers, max_jobs())
+    if chunk is None:
+        chunk = default_chunk(len(scenarios), matches, workers)
+    if own:  # no more processes than chunks to give them
+        workers = max(1, min(workers, len(scenarios) * math.ceil(matches / chunk)))
+        executor = (_InlineExecutor() if workers == 1 else
+                    ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint))
     assert executor is not None
-    if chunk is None:  # >= 4 chunks per worker over the sweep, 100-1000 matches each
-        chunk = max(100, min(1000, math.ceil(len(scenarios) * matches / (4 * jobs))))
+    limit = max(1, in_flight if in_flight is not None else 3 * workers)
     pieces: Dict[int, Dict[int, Tally]] = {s.index: {} for s in scenarios}
-    needed = {s.index: math.ceil(matches / chunk) for s in scenarios}
+    merged: Dict[int, Tally] = {}  # per scenario: its first matches, merged in order
     done: Dict[int, ScenarioResult] = {}
     waiting: List[ScenarioResult] = []
     index = CompiledDeck(deck)  # ids, modes, playable: the same in every scenario
@@ -377,15 +499,20 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
         nonlocal progress
         s_index, start = futures.pop(future)
         tally = future.result()
-        pieces[s_index][start] = tally
         progress += tally.matches
         if on_progress is not None:
             on_progress(progress)
-        if len(pieces[s_index]) == needed[s_index]:
-            parts = pieces.pop(s_index)
-            whole = parts[0]
-            for key in sorted(parts)[1:]:
-                whole.merge(parts[key])
+        # Merge in match order as soon as the next piece is there: only chunks finished ahead of
+        # an earlier one wait in ``pieces`` (at most the in-flight window), whatever --matches.
+        parts = pieces[s_index]
+        parts[start] = tally
+        whole = merged.get(s_index)
+        if whole is None and 0 in parts:
+            whole = merged[s_index] = parts.pop(0)
+        while whole is not None and whole.matches in parts:
+            whole.merge(parts.pop(whole.matches))
+        if whole is not None and whole.matches == matches:
+            del pieces[s_index], merged[s_index]
             result = ScenarioResult(scenarios[s_index], whole, index)
             done[s_index] = result
             waiting.append(result)
@@ -400,29 +527,54 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
                     on_result(r)
             waiting.clear()
 
-    try:
-        for sc in scenarios:  # baseline first: its result is needed for every difference
-            for start in range(0, matches, chunk):
-                count = min(chunk, matches - start)
-                fut = executor.submit(run_chunk, deck_json, sc.params, policy, seed, start, count)
+    def collect() -> None:
+        finished, _ = wait_futures(list(futures), timeout=_POLL, return_when="FIRST_COMPLETED")
+        for fut in finished:
+            finish(fut)
+
+    # Baseline first (its result is needed for every difference), then scenario by scenario,
+    # match order within each: a generator, so only ``limit`` chunks exist at any time.
+    work = ((sc, start, min(chunk, matches - start))
+            for sc in scenarios for start in range(0, matches, chunk))
+    with _CtrlC() as ctrl_c:
+        try:
+            for sc, start, count in work:
+                while len(futures) >= limit and not ctrl_c.pressed:
+                    collect()
+                if ctrl_c.pressed:
+                    raise KeyboardInterrupt
+                fut = executor.submit(run_chunk, deck_json, sc.params, policy, seed, start,
+                                      count)
                 futures[fut] = (sc.index, start)
                 if fut.done():  # the inline executor runs at submit time
                     finish(fut)
-        while futures:
-            finished, _ = wait_futures(list(futures), return_when="FIRST_COMPLETED")
-            for fut in finished:
-                finish(fut)
-    except KeyboardInterrupt:
-        interrupted = True
-        for fut in futures:
-            fut.cancel()
-    except BaseException:
-        for fut in futures:  # a failing chunk: do not wait for the rest of the sweep
-            fut.cancel()
-        raise
-    finally:
-        if own:
-            executor.shutdown(wait=True)
+            while futures and not ctrl_c.pressed:
+                collect()
+            if ctrl_c.pressed:
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            interrupted = True
+            for fut in futures:
+                fut.cancel()
+        except BaseException:
+            for fut in futures:  # a failing chunk: do not wait for the rest of the sweep
+                fut.cancel()
+            raise
+        finally:
+            if own:
+                executor.shutdown(wait=True)
     ordered = [done[i] for i in sorted(done)]
     return SweepResult(ordered, names, matches, seed, policy, deck.nome, interrupted,
-                       len(scenarios))
+                       len(scenarios), workers if own else None)
+
+
+def _executor_workers(executor: Optional[Executor]) -> Optional[int]:
+    """Workers of a plugged-in executor when it says (the standard pools do), else None."""
+    n = getattr(executor, "_max_workers", None)
+    return n if isinstance(n, int) and n > 0 else None
+
+
+def default_chunk(n_scenarios: int, matches: int, workers: int) -> int:
+    """Matches per chunk: >= 4 chunks per worker over the sweep, 100-1000 matches each."""
+    return max(100, min(1000, math.ceil(n_scenarios * matches / (4 * workers))))
+
