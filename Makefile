@@ -26,7 +26,7 @@ lint: setup
 	$(BIN)/vermin --no-tips --violations --target=3.8- python/sorteio
 
 godot-deps:
-	scripts/install-godot.sh
+	scripts/godot_tests.sh --install-only
 
 test: setup lint godot-deps
 	$(BIN)/python -m pytest
