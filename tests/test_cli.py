@@ -6,15 +6,8 @@ import sys
 
 import pytest
 
+from cli_run import sorteio
 from sorteio.synthetic import synthetic_deck
-
-
-def sorteio(*args, check_code=0):
-    proc = subprocess.run([sys.executable, "-m", "sorteio.cli", *args], capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.returncode == check_code, (proc.returncode, proc.stdout, proc.stderr)
-    return proc
 
 
 def test_play_prints_a_whole_match_on_the_default_deck():

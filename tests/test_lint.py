@@ -1,24 +1,15 @@
 """The deck coverage report (``sorteio lint``): static answers the draw of GDD 06 depends on."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from cli_run import sorteio
 from sorteio.deck import Deck
 from sorteio.lint import lint_deck
 from sorteio.loader import load_deck
 from sorteio.sweep import run_sweep
 from sorteio.synthetic import LEVELS
-
-
-def sorteio(*args, check_code=0):
-    proc = subprocess.run([sys.executable, "-m", "sorteio.cli", *args], capture_output=True,
-                          text=True, encoding="utf-8", timeout=120)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.returncode == check_code, (proc.returncode, proc.stdout, proc.stderr)
-    return proc
 
 
 def test_default_deck_has_full_coverage():

@@ -117,15 +117,8 @@ class Engine:
         ix = self.index
         obligations: List[_Ob] = []
         reserved: List[int] = []
-        # 1. Emergencies, GDD 01 order, carried ones first; they ignore the cap (§3.3.1, §5).
-        emergencies = list(self.carried)
-        if self.last_closing is not None:
-            for m, value in enumerate(self.last_closing):
-                if value <= ix.emergency_limit and not self.emergency_spent[m] and (
-                    m not in emergencies
-                ):
-                    emergencies.append(m)
-        for m in emergencies:
+        # 1. Emergencies; they ignore the cap (§3.3.1).
+        for m in self.pending_emergencies():
             self._add_linked(EMERGENCY, m, obligations, reserved)
         # 2-3. Furious actors, then meters below the limit, up to the cap T (§3.3, §4).
         room = max(0, ix.cap - len(obligations))
@@ -150,6 +143,18 @@ class Engine:
             elif self._add_linked(METER, target, obligations, reserved):
                 added += 1
         return obligations
+
+    def pending_emergencies(self) -> List[int]:
+        """Meters owed an emergency this turn: those carried from a full turn first (§5, Em > 7),
+        then each meter that closed the previous turn at or below the limit and has not had its
+        emergency yet, in GDD 01 order (§3.3.1). None in year 1: there was no closing."""
+        emergencies = list(self.carried)
+        if self.last_closing is not None:
+            limit = self.index.emergency_limit
+            for m, value in enumerate(self.last_closing):
+                if value <= limit and not self.emergency_spent[m] and m not in emergencies:
+                    emergencies.append(m)
+        return emergencies
 
     def _add_linked(self, kind: str, m: int, obligations: List[_Ob], reserved: List[int]) -> bool:
         """Add an obligation for a card linked to meter ``m``; False when merged into another."""

@@ -256,14 +256,7 @@ class FastEngine(Engine):
             reserved |= 1 << c
             return c
 
-        emergencies = list(self.carried)
-        if self.last_closing is not None:
-            for m, value in enumerate(self.last_closing):
-                if value <= ix.emergency_limit and not self.emergency_spent[m] and (
-                    m not in emergencies
-                ):
-                    emergencies.append(m)
-        for m in emergencies:
+        for m in self.pending_emergencies():
             linked(EMERGENCY, m)
         room = max(0, ix.cap - len(obligations))
         if room:
