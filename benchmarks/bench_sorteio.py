@@ -2,7 +2,7 @@
 
 For the default deck and a large synthetic deck (500 common cards, 20 modes, 12 actors):
 
-- matches per second on one core, random player: the simulation kernel (``fast.play_matches``),
+- matches per second on one core, random player: the simulation kernel (``kernel.play_matches``),
   next to ``FastEngine`` and the ``Engine`` oracle driven by ``match.play_match`` (ratios in the
   same run, same machine state);
 - draws per second (cards shown per second by the kernel);
@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from sorteio.bridge.inprocess import InProcessBridge
 from sorteio.compiled import CompiledDeck
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
-from sorteio.fast import FastDeck, FastEngine, play_matches
+from sorteio.fast import FastDeck, FastEngine
+from sorteio.kernel import play_matches
 from sorteio.loader import load_deck
 from sorteio.match import make_policy, play_match
 from sorteio.sweep import default_jobs, run_sweep

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from sorteio.compiled import CompiledDeck
 from sorteio.deck import Parameters
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
-from sorteio.fast import FastDeck, FastEngine, Tally, bits_of, kth_bit, play_matches, popcount
+from sorteio.fast import FastDeck, FastEngine, bits_of, kth_bit, popcount
+from sorteio.kernel import Tally, play_matches
 from sorteio.loader import load_deck
 from sorteio.match import MatchObserver, make_policy, play_match
 from sorteio.results import CATASTROPHE

@@ -9,7 +9,7 @@ the baseline is paired, match by match.
 Work is cut into chunks (scenario, first match, count) and handed to a ``concurrent.futures``
 ``Executor``: local processes by default, or any executor you pass — e.g. a Dask cluster's
 ``Client.get_executor()`` or ``mpi4py.futures.MPIPoolExecutor`` (docs/simulator.md). Chunk results
-are ``fast.Tally`` objects, merged in match order, so results do not depend on the executor, the
+are ``kernel.Tally`` objects, merged in match order, so results do not depend on the executor, the
 number of workers or the completion order.
 """
 
@@ -26,7 +26,8 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .compiled import CompiledDeck
 from .deck import Deck, Parameters
 from .errors import SorteioError
-from .fast import FastDeck, Tally, play_matches
+from .fast import FastDeck
+from .kernel import Tally, play_matches
 
 SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
 CATASTROPHE_TOLERANCE_PP = 4.0  # §7: N, T and the meter limit move the catastrophe rate <= 4 points
