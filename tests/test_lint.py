@@ -98,3 +98,9 @@ def test_lint_a_broken_deck_exits_2(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("{}", encoding="utf-8")
     sorteio("lint", str(path), check_code=2)
+
+
+def test_strict_lint_fails_a_deck_with_coverage_problems():
+    sorteio("lint", "padrao", "--strict")
+    proc = sorteio("lint", "curto", "--strict", check_code=1)
+    assert "would help cover a gap" in proc.stdout or "ajudariam" in proc.stdout

@@ -244,7 +244,9 @@ def _print_one(r: ScenarioResult) -> None:
 @click.command("lint")
 @click.argument("deck_path", metavar="DECK")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-def lint_cmd(deck_path, as_json) -> None:
+@click.option("--strict", is_flag=True,
+              help="exit with code 1 when the report lists problems (to gate a deck in CI)")
+def lint_cmd(deck_path, as_json, strict) -> None:
     """Deck coverage report: can the draw fill every turn and serve every obligation? (§3, §5)"""
     from .lint import lint_deck, print_report
 
@@ -253,5 +255,7 @@ def lint_cmd(deck_path, as_json) -> None:
     report = lint_deck(load_deck(deck_path))
     if as_json:
         click.echo(json.dumps(dict(report, file=source), ensure_ascii=False))
-        return
-    print_report(report, source, out)
+    else:
+        print_report(report, source, out)
+    if strict and report["problems"]:
+        sys.exit(1)

@@ -13,7 +13,7 @@ empirically). It answers:
   needs (§3.3.2);
 - cards that can never be drawn, and why (§3.1: draft, impeachment, a level the actor can never
   reach with this deck's effects);
-- draft cards (D-102) that would close a coverage gap if approved.
+- draft cards (D-102) that would help cover a gap if approved (not always close it).
 """
 
 from typing import Dict, List
@@ -153,7 +153,7 @@ def lint_deck(deck: Deck) -> dict:
         if reason is not None:
             never.append({"card": card.id, "reason": reason})
 
-    # Drafts that would close a gap if approved.
+    # Drafts that would help with a gap if approved; one draft rarely closes a gap on its own.
     gaps_meters = {m["meter"] for m in meters if m["status"] != "ok"}
     short_years = {y["year"] for y in years if y["status"] != "ok"}
     no_attack = {a["actor"] for a in actors if ATTACK_FUNCTION in a["missing"]}
@@ -169,7 +169,7 @@ def lint_deck(deck: Deck) -> dict:
         if covers:
             drafts.append({"card": card.id, "would_cover": covers})
     if drafts:
-        problems.append(f"{len(drafts)} draft card(s) would close a gap if approved: "
+        problems.append(f"{len(drafts)} draft card(s) would help cover a gap if approved: "
                         + ", ".join(d["card"] for d in drafts))
 
     return {
@@ -230,7 +230,8 @@ def print_report(report: dict, source: str, console) -> None:
             t.add_row(n["card"], n["reason"])
         console.print(t)
     if report["drafts_blocking"]:
-        t = Table("rascunho", "cobriria", title="Rascunhos que fecham lacunas (D-102)")
+        t = Table("rascunho", "ajudaria a cobrir",
+                  title="Rascunhos que ajudariam a cobrir lacunas se aprovados (D-102)")
         for d in report["drafts_blocking"]:
             t.add_row(d["card"], ", ".join(d["would_cover"]))
         console.print(t)

@@ -164,6 +164,10 @@ def plot_rates(sweep: SweepResult) -> str:
             ax.axhline(b, color="grey", lw=1)
             ax.axhspan(b - CATASTROPHE_TOLERANCE_PP, b + CATASTROPHE_TOLERANCE_PP, color="grey",
                        alpha=0.12, label="baseline ± 4 pts (§7)")
+            # Leave room beyond the band, so its edges show and a point outside it stands out.
+            low = min([b - CATASTROPHE_TOLERANCE_PP] + [p - e for p, e in zip(pct, err[0])])
+            high = max([b + CATASTROPHE_TOLERANCE_PP] + [p + e for p, e in zip(pct, err[1])])
+            ax.set_ylim(max(0.0, low - 2), min(100.0, high + 2))
         ax.set_xlabel(name)
         ax.set_ylabel("catastrophe rate (%), 95% CI")
         ax.set_xticks(values)
@@ -180,14 +184,14 @@ def plot_cards(result: ScenarioResult) -> str:
     palette = plt.get_cmap("tab20")
     order = sorted(set(modes))
     colours = [palette(order.index(m) % 20) for m in modes]
-    fig, ax = plt.subplots(figsize=(max(8.0, 0.12 * len(cards)), 3.6))
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.16 * len(cards)), 3.8))
     if not cards:
         ax.text(0.5, 0.5, "no playable card", ha="center", va="center")
         ax.axis("off")
         return _png(fig)
     ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
     ax.set_xticks(range(len(cards)))
-    ax.set_xticklabels(cards, rotation=90, fontsize=5 if len(cards) > 60 else 7)
+    ax.set_xticklabels(cards, rotation=90, fontsize=6 if len(cards) > 60 else 7)
     ax.set_ylabel("draws per match")
     ax.set_xlim(-1, len(cards))
     handles = [plt.Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
