@@ -143,7 +143,8 @@ def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
 @policy_option
 @json_option
 def turn(deck_path, state_path, seed, policy, as_json) -> None:
-    """Preview the cards the next turn would draw from a saved match, with reasons.
+    """Preview the cards a saved match draws next, with reasons: the rest of the current turn,
+    or the next turn when the save is between turns.
 
     Cards after the first depend on the options chosen (actor moods change eligibility), so the
     preview plays them with --policy; the draw itself continues from the saved RNG state. A card
