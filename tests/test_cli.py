@@ -135,3 +135,14 @@ def test_the_same_match_whatever_the_hash_seed():
                                "--json"], capture_output=True, text=True, env=env, timeout=120)
         outputs.add(proc.stdout)
     assert len(outputs) == 1
+
+
+def test_turn_asks_for_the_file_of_a_deck_saved_by_godot_as_a_res_path(tmp_path):
+    state = tmp_path / "s.json"
+    sorteio("play", "--stop-after", "3", "--save", str(state))
+    wrapped = {"format": 1, "deck": "res://decks/padrao.json", "seed": 0,
+               "engine": json.loads(state.read_text(encoding="utf-8"))}
+    state.write_text(json.dumps(wrapped), encoding="utf-8")
+    proc = sorteio("turn", "--state", str(state), check_code=2)
+    assert "give that file with --deck" in proc.stderr
+    sorteio("turn", "--state", str(state), "--deck", "padrao")

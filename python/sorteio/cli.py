@@ -151,6 +151,9 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
     saved on screen is answered first. A Godot save names its deck; --deck overrides it.
     """
     state, saved_deck = _saved_match(_read_json(state_path))
+    if deck_path is None and saved_deck and "://" in saved_deck:
+        raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
+                           f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
     engine = load_state(deck, state)
     printer = Printer(as_json)
