@@ -87,3 +87,40 @@ def test_serve_stops_on_sigterm_and_removes_its_port_file(tmp_path):
     finally:
         proc.kill()
         proc.wait(timeout=5)
+
+
+def test_serve_without_options_says_where_it_listens_and_the_token():
+    """Started by hand with no port file: one stderr line with host, port and token, enough
+    to connect; with a port file the line names the file instead of showing the token."""
+    import re
+
+    proc = subprocess.Popen([*RUN_CLI, "serve"], stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        found = re.match(
+            r"sorteio serve: listening on 127\.0\.0\.1:(\d+), token ([0-9a-f]{32})"
+            r" \(Ctrl-C to stop\)",
+            line,
+        )
+        assert found, line
+        client = Client(int(found.group(1)), found.group(2))
+        assert client.call("ping")["result"]["pong"] is True
+        client.close()
+    finally:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+def test_serve_with_a_port_file_names_it_instead_of_the_token(tmp_path):
+    port_file = tmp_path / "bridge.json"
+    proc = subprocess.Popen(
+        [*RUN_CLI, "serve", "--port-file", str(port_file)], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        line = proc.stderr.readline()
+        assert f"token in {port_file} (Ctrl-C to stop)" in line, line
+        token = json.loads(port_file.read_text())["token"]
+        assert token not in line
+    finally:
+        proc.kill()
+        proc.wait(timeout=5)

@@ -180,11 +180,14 @@ async def serve_async(
     stop: Optional[asyncio.Event] = None,
     engine_cls: object = None,
     handle_signals: bool = False,
+    announce: bool = False,
 ) -> None:
     """Serve until ``stop`` is set or the parent process is gone (runs forever otherwise).
 
     ``handle_signals`` (main thread only): SIGTERM and SIGINT set ``stop``, so the server closes
-    and removes its port file. ``BridgeError`` when it cannot start as asked."""
+    and removes its port file. ``announce``: print one line to stderr saying where it listens
+    and where the token is (the token itself when there is no port file), for a person who
+    started it by hand. ``BridgeError`` when it cannot start as asked."""
     check_options(host, port, port_file, parent_pid)
     token = token or secrets.token_hex(16)
     bridge = BridgeServer(RequestHandler(token=token, engine_cls=engine_cls), log=log)
@@ -211,6 +214,8 @@ async def serve_async(
                     raise BridgeError(f"cannot write the port file {port_file}: {reason}") from None
                 wrote_port_file = True
             bridge.say(f"listening on {host}:{bound}")
+            if announce:
+                print(listening_line(host, bound, token, port_file), file=sys.stderr, flush=True)
             if parent_pid:
                 watchers.append(asyncio.ensure_future(_watch_parent(parent_pid, stop)))
             if ready is not None:
@@ -225,6 +230,12 @@ async def serve_async(
             with contextlib.suppress(OSError):
                 os.remove(port_file)
         bridge.say("stopped")
+
+
+def listening_line(host: str, port: int, token: str, port_file: Optional[str]) -> str:
+    """The line ``sorteio serve`` prints once it listens: what a client needs to connect."""
+    where = f"token in {port_file}" if port_file else f"token {token}"
+    return f"sorteio serve: listening on {host}:{port}, {where} (Ctrl-C to stop)"
 
 
 def _catch_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> List[int]:
@@ -249,12 +260,25 @@ def serve(
     port_file: Optional[str] = None,
     parent_pid: Optional[int] = None,
     log: bool = False,
+    announce: bool = True,
 ) -> None:
     """Blocking entry point for ``sorteio serve``: serve until SIGTERM / SIGINT or the parent is
-    gone. ``BridgeError`` (before serving) when it cannot start as asked."""
+    gone. ``announce``: print the one ``listening on`` line to stderr. ``BridgeError`` (before
+    serving) when it cannot start as asked."""
     check_options(host, port, port_file, parent_pid)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_async(host, port, token, port_file, parent_pid, log, handle_signals=True))
+        asyncio.run(
+            serve_async(
+                host,
+                port,
+                token,
+                port_file,
+                parent_pid,
+                log,
+                handle_signals=True,
+                announce=announce,
+            )
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -276,7 +300,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        serve(args.host, args.port, args.token, args.port_file, args.parent_pid, args.log)
+        # Launched by the Godot node (a port file and a parent): quiet. By hand: say where.
+        announce = not (args.port_file and args.parent_pid)
+        serve(
+            args.host, args.port, args.token, args.port_file, args.parent_pid, args.log, announce
+        )
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
