@@ -268,3 +268,11 @@ def test_an_id_that_is_not_plain_is_a_bad_request():
             "ok": True,
             "result": {"pong": True, "protocol": 1},
         }
+
+
+def test_deck_summary_counts_playable_cards():
+    from sorteio.bridge.handler import RequestHandler
+
+    reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"seed": 1}})
+    deck = reply["result"]["deck"]
+    assert 0 < deck["playable"] <= deck["cards"]

@@ -68,6 +68,8 @@ def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
         "limite_emergencia": deck.parametros.limite_emergencia,
         "limite_medidor": deck.parametros.limite_medidor,
         "cards": len(deck.cartas),
+        # Cards the draw can ever show (the rest are placeholders the rules skip, GDD 06 §3.1).
+        "playable": sum(1 for c in deck.cartas if c.playable),
         "medidores": [{"id": m.id, "nome": m.nome, "inicial": m.inicial} for m in deck.medidores],
         "atores": [
             {"id": a.id, "nome": a.nome, "satisfacao_inicial": a.satisfacao_inicial}
