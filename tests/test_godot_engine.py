@@ -158,6 +158,31 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path):
         "silent server: bounded wait",
         "accents in deck names survive",
         "stop_bridge kills the child",
+        "the save holds the res:// deck, not this folder's path",
+        "a loaded match saves its res:// deck again",
+        "a save loaded with another deck is refused",
+        "bridge_not_ready emitted",
+        "...at once",
+        "the failure says how to fix it",
+        "no PID for a dead server",
+        "failure is queryable",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
+def test_settings_made_by_game_code_in_the_first_frame_apply(tmp_path):
+    """The autoload starts its bridge deferred (or at the first call), so python_executable and
+    startup_timeout_ms set by the game's first-frame code count; failures stay queryable."""
+    result, log = run_godot(tmp_path, [str(SCRIPTS / "settings_scene.tscn")])  # main scene
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-4000:]
+    for check in (
+        "the autostart ran after the game's settings",
+        "startup_timeout_ms set from code applied",
+        "is_bridge_failed() after the timeout",
+        "no PID after the failure",
+        "...with bridge_not_ready",
+        "the lazily started bridge plays",
+        "autostart_bridge = false starts nothing",
     ):
         assert f"CHECK ok {check}" in log
 
@@ -288,10 +313,17 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
 def test_the_addon_readme_example_plays_a_match(tmp_path):
     readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1)
+    # One match per seed (the runner sets Sorteio.match_seed; -1 makes start_match use it),
+    # catastrophes included: no error_occurred, not even a draw deferred past the end.
+    assert "Sorteio.start_match(42, " in example
+    example = example.replace("Sorteio.start_match(42, ", "Sorteio.start_match(-1, ")
     script = tmp_path / "readme_example.gd"
     script.write_text(example, encoding="utf-8")
-    log = run_script(tmp_path, "run_example.gd", f"--script={script}")
-    assert "year 4 closed with" in log or "over: catastrophe" in log
+    log = run_script(tmp_path, "run_example.gd", f"--script={script}", "--seeds=40")
+    summary = re.search(r"EXAMPLE seeds=40 ended=40 catastrophes=(\d+) errors=\[\]", log)
+    assert summary, log[-3000:]
+    assert int(summary.group(1)) > 0, "no catastrophe in 40 seeds: the end case went untested"
+    assert "year 4 closed with" in log and "over: catastrophe" in log
     assert re.search(r"over: \w+ after \d+ cards", log)
 
 

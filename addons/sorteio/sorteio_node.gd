@@ -9,7 +9,8 @@ extends Node
 # state (year, slot, phase, meters, actors, current_draw, ending) is updated. Anything the Python
 # side rejects, and a bridge that is down, emits `error_occurred` instead. See README.md.
 
-# The bridge is up ("socket" or "python"); requests made earlier wait for it (bounded).
+# The bridge is up ("socket" or "python"). A call made before it fails at once with
+# error_occurred(..., "bridge_not_ready"): start the match from this signal (or is_bridge_ready()).
 signal bridge_ready(kind)
 # A match began: seed (int), deck summary (names of meters, actors, levels), snapshot.
 signal match_started(match_seed, deck, snapshot)
@@ -46,10 +47,12 @@ export(String, FILE, "*.json") var deck_path := ""
 export var match_seed := -1
 # "auto" (python when pythonscript is installed, else socket), "socket" or "python".
 export(String, "auto", "socket", "python") var bridge_mode := "auto"
-# Start the bridge when the node enters the tree (else call start_bridge()).
+# Start the bridge on the first frame, after the main scene's _ready ran (so settings made there
+# apply), or at the first call, whichever comes first. Off: call start_bridge() yourself.
 export var autostart_bridge := true
-# Python interpreter for the socket bridge; "" means $SORTEIO_PYTHON, then the project setting
-# sorteio/python, then "python3".
+# Python interpreter for the socket bridge: an absolute path, a name on the PATH, or a res:// or
+# user:// path (globalized); "" means $SORTEIO_PYTHON, then the project setting sorteio/python,
+# then "python3".
 export var python_executable := ""
 # Port file of an already running server (`sorteio serve --port-file F`) to join instead of
 # starting one; "" means $SORTEIO_BRIDGE_FILE, then the project setting sorteio/bridge_file.
@@ -68,15 +71,28 @@ var deck_info := {}
 var current_draw := {}
 var ending := {}
 var bridge_kind := ""
+# Why the bridge failed (start-up or later), "" while it has not failed.
+var bridge_error := ""
 
 var _bridge = null
+var _autostart_pending := false
+# The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
+# so a save file does not hold this machine's absolute path.
+var _deck_given := ""
 var _announced := false
 var _ending_announced := false
 
 
 func _ready() -> void:
-	if autostart_bridge:
+	# Deferred: an autoload's _ready runs before the main scene's, whose settings must count.
+	_autostart_pending = true
+	call_deferred("_autostart")
+
+
+func _autostart() -> void:
+	if _autostart_pending and autostart_bridge and _bridge == null:
 		start_bridge()
+	_autostart_pending = false
 
 
 func _process(_delta: float) -> void:
@@ -87,7 +103,8 @@ func _process(_delta: float) -> void:
 		_announce()
 	elif _bridge.has_failed():
 		set_process(false)
-		_report(_bridge.last_error, "bridge_down")
+		bridge_error = _bridge.last_error
+		_report(bridge_error, "bridge_down")
 
 
 func _exit_tree() -> void:
@@ -103,8 +120,11 @@ func _notification(what: int) -> void:
 
 
 func start_bridge() -> bool:
-	# Start the bridge without blocking; bridge_ready (or error_occurred) follows.
+	# Start the bridge without blocking; bridge_ready (or error_occurred) follows. A failure to
+	# start is reported deferred (is_bridge_failed() says so at once).
+	_autostart_pending = false
 	stop_bridge()
+	bridge_error = ""
 	var mode := bridge_mode
 	if mode == "auto":
 		mode = "python" if PythonBridge.available() else "socket"
@@ -129,10 +149,15 @@ func is_bridge_ready() -> bool:
 	return _bridge != null and _bridge.is_ready()
 
 
+func is_bridge_failed() -> bool:
+	# True once the bridge failed (start-up or later) until start_bridge(); why: bridge_error.
+	return bridge_error != ""
+
+
 func bridge_process_id() -> int:
-	# PID of the server child this node started (-1: none, joined, or in-process).
+	# PID of the running server child this node started (-1: none, exited, joined, in-process).
 	if _bridge != null and _bridge.kind() == "socket":
-		return _bridge.pid
+		return _bridge.live_pid()
 	return -1
 
 
@@ -148,13 +173,15 @@ func stop_bridge() -> void:
 
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
-	var params := {"deck": _deck_for_python(deck if deck != "" else deck_path)}
+	var given := deck if deck != "" else deck_path
+	var params := {"deck": _deck_for_python(given)}
 	var chosen := new_seed if new_seed >= 0 else match_seed
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result = _call("new_match", params)
 	if result == null:
 		return false
+	_deck_given = given
 	deck_info = result["deck"]
 	current_draw = {}
 	ending = {}
@@ -221,15 +248,26 @@ func apply_option(option: int) -> bool:
 
 func save_state() -> Dictionary:
 	# The whole match (RNG included) as a JSON-safe Dictionary; {} on error.
+	# "deck" is the deck as the game named it (not Python's absolute path); load_state resolves
+	# it again, and the engine state's deck fingerprint still refuses a different deck.
 	var result = _call("save", {})
-	return {} if result == null else result["state"]
+	if result == null:
+		return {}
+	var state: Dictionary = result["state"]
+	state["deck"] = _deck_given
+	return state
 
 
 func load_state(state: Dictionary) -> bool:
 	# Restore a match saved by save_state(); it continues exactly, mid-turn too.
-	var result = _call("load", {"state": state})
+	var given = state.get("deck", "")
+	var sent := state.duplicate()
+	if typeof(given) == TYPE_STRING:
+		sent["deck"] = _deck_for_python(given)
+	var result = _call("load", {"state": sent})
 	if result == null:
 		return false
+	_deck_given = given if typeof(given) == TYPE_STRING else ""
 	deck_info = result["deck"]
 	_take(result["snapshot"])
 	ending = {}
@@ -257,6 +295,8 @@ func _make_socket_bridge():
 	bridge.python = python_executable
 	if python_executable == "":
 		bridge.python = _setting_or_env("SORTEIO_PYTHON", SETTING_PYTHON, "python3")
+	if bridge.python.begins_with("res://") or bridge.python.begins_with("user://"):
+		bridge.python = ProjectSettings.globalize_path(bridge.python)
 	var join := bridge_file
 	if join == "":
 		join = _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
@@ -279,9 +319,11 @@ func _setting_or_env(env: String, setting: String, fallback: String) -> String:
 
 
 func _bridge_failed() -> bool:
-	var message: String = _bridge.last_error
+	bridge_error = _bridge.last_error
+	_bridge.close()
 	_bridge = null
-	_report(message, "bridge_down")
+	# Deferred: this may run in the first frame, before the game connected error_occurred.
+	call_deferred("_report", bridge_error, "bridge_down")
 	return false
 
 
@@ -293,13 +335,27 @@ func _announce() -> void:
 
 func _call(method: String, params: Dictionary):
 	# The result Dictionary, or null after emitting error_occurred.
+	if _bridge == null and _autostart_pending and autostart_bridge:
+		start_bridge()  # a call in the first frame: start now, with the settings made so far
 	if _bridge == null:
-		_report("the sorteio bridge is not running (start_bridge() first)", "bridge_down")
+		var why := "the sorteio bridge is not running (start_bridge() first)"
+		if bridge_error != "":
+			why = "the sorteio bridge failed: " + bridge_error
+		_report(why, "bridge_down")
 		return null
+	if not _bridge.is_ready() and not _bridge.has_failed():
+		_bridge.poll()  # one non-blocking step; never wait for the start-up here
+		if not _bridge.is_ready() and not _bridge.has_failed():
+			_report(
+				"bridge not ready: %s called before bridge_ready (wait for that signal)" % method,
+				"bridge_not_ready"
+			)
+			return null
 	var reply: Dictionary = _bridge.request(method, params)
 	if not _announced and _bridge.is_ready():
 		_announce()
 	if _bridge.has_failed():
+		bridge_error = _bridge.last_error
 		set_process(false)  # this call reports the failure; _process must not report it again
 	if reply.get("ok", false):
 		return reply["result"]

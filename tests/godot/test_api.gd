@@ -77,6 +77,12 @@ func _test_save_and_load() -> void:
 	var pending_id: String = sorteio.current_draw["card_id"]
 	var saved: Dictionary = sorteio.save_state()
 	_check(not saved.empty(), "save_state returns a Dictionary", saved.keys())
+	var here := ProjectSettings.globalize_path("res://")
+	_check(
+		saved.get("deck") == DECK and not here in JSON.print(saved),
+		"the save holds the res:// deck, not this folder's path",
+		saved.get("deck")
+	)
 	var expected := _play(3)
 	var meters_after: Dictionary = sorteio.meters.duplicate()
 	# As a save file would: through JSON text and back.
@@ -92,6 +98,12 @@ func _test_save_and_load() -> void:
 	var replay := _play(3)
 	_check(replay == expected, "the match continues exactly", "%s vs %s" % [replay, expected])
 	_check(sorteio.meters.hash() == meters_after.hash(), "same meters after the replay")
+	_check(sorteio.save_state().get("deck") == DECK, "a loaded match saves its res:// deck again")
+	errors.clear()
+	var other: Dictionary = from_disk.duplicate(true)
+	other["deck"] = "curto"
+	_check(not sorteio.load_state(other), "a save loaded with another deck is refused", errors)
+	errors.clear()
 
 
 func _test_refusals() -> void:
@@ -140,6 +152,8 @@ func _test_dead_server():
 	_check(result.empty() and errors.size() == 1, "request to a dead server fails", errors)
 	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "bridge_down emitted", errors)
 	_check(took < 2000, "no freeze on a dead server", "%d ms" % took)
+	_check(sorteio.bridge_process_id() == -1, "no PID for a dead server", pid)
+	_check(sorteio.is_bridge_failed(), "is_bridge_failed() after the server died")
 	errors.clear()
 	sorteio.start_turn()
 	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "stays down, says so", errors)
@@ -161,13 +175,17 @@ func _test_never_up():
 	_check(not sorteio.is_bridge_ready(), "no bridge with a missing interpreter")
 	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "bridge_down reported", errors)
 	_check(took < 5000, "reported quickly", "%d ms" % took)
-	errors.clear()
-	# A call made before the bridge is up waits for it, then reports the failure once.
-	sorteio.start_bridge()
-	_check(not sorteio.start_match(1, DECK), "early call on a broken bridge fails")
-	for _i in range(5):
-		yield(self, "idle_frame")
-	_check(errors.size() == 1, "the failure is reported once", errors)
+	_check(
+		(
+			errors.size() == 1
+			and "SORTEIO_PYTHON" in errors[0][0]
+			and "sorteio/python" in errors[0][0]
+		),
+		"the failure says how to fix it",
+		errors
+	)
+	_check(sorteio.bridge_process_id() == -1, "no PID after a failed start")
+	_check(sorteio.is_bridge_failed() and sorteio.bridge_error != "", "failure is queryable")
 	errors.clear()
 	var script_dir: String = get_script().resource_path.get_base_dir()
 	sorteio.python_executable = ProjectSettings.globalize_path(script_dir.plus_file(HANGING))
@@ -175,10 +193,24 @@ func _test_never_up():
 	started = OS.get_ticks_msec()
 	sorteio.start_bridge()
 	var hanging_pid: int = sorteio.bridge_process_id()
+	# A call before bridge_ready fails at once; it does not wait for the start-up.
+	var early := OS.get_ticks_msec()
+	_check(not sorteio.start_match(1, DECK), "a call before bridge_ready fails")
+	_check(OS.get_ticks_msec() - early < 300, "...at once", "%d ms" % (OS.get_ticks_msec() - early))
+	_check(
+		errors.size() == 1 and errors[0][1] == "bridge_not_ready",
+		"bridge_not_ready emitted",
+		errors
+	)
+	errors.clear()
 	yield(_wait_ready(), "completed")
 	took = OS.get_ticks_msec() - started
 	_check(errors.size() == 1 and "within 1500 ms" in errors[0][0], "start-up timeout", errors)
 	_check(took < 4000, "start-up timeout is bounded", "%d ms" % took)
+	yield(create_timer(0.2), "timeout")
+	_check(not Directory.new().dir_exists("/proc/%d" % hanging_pid), "a timed-out child is killed")
+	sorteio.start_bridge()
+	hanging_pid = sorteio.bridge_process_id()
 	sorteio.stop_bridge()
 	yield(create_timer(0.2), "timeout")
 	_check(not Directory.new().dir_exists("/proc/%d" % hanging_pid), "stop_bridge kills the child")

@@ -53,9 +53,17 @@ func start() -> bool:
 	)
 	pid = OS.execute(python, args, false)
 	if pid <= 0:
-		_fail("could not start '%s -m sorteio.bridge.server'" % python)
+		pid = -1
+		_fail("could not start '%s -m sorteio.bridge.server'. %s" % [python, _fix_hint()])
 		return false
 	return true
+
+
+func live_pid() -> int:
+	# The server child's PID while it runs; -1 once it exited (or none was started).
+	if pid > 0 and not _child_alive():
+		pid = -1
+	return pid
 
 
 func is_ready() -> bool:
@@ -77,6 +85,9 @@ func poll() -> bool:
 		if _status == "connecting":
 			what = "did not accept a connection on port %d" % _port
 		_fail("the sorteio server %s within %d ms" % [what, startup_timeout_ms])
+		if pid > 0:
+			OS.kill(pid)  # a server that never came up is of no use: do not leave it running
+			pid = -1
 	return _status == "ready"
 
 
@@ -132,7 +143,14 @@ func _poll_port_file() -> void:
 	var file := File.new()
 	if not file.file_exists(port_file):
 		if pid > 0 and not _child_alive():
-			_fail("the sorteio server (%s, pid %d) exited before it was ready" % [python, pid])
+			var dead := pid
+			pid = -1
+			_fail(
+				(
+					"the sorteio server (%s, pid %d) exited before it was ready. %s"
+					% [python, dead, _fix_hint()]
+				)
+			)
 		return
 	if file.open(port_file, File.READ) != OK:
 		return
@@ -202,6 +220,14 @@ func _header(length: int) -> PoolByteArray:
 
 func _length(header: PoolByteArray) -> int:
 	return (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3]
+
+
+func _fix_hint() -> String:
+	return (
+		"Is sorteio installed in that Python? Set SORTEIO_PYTHON or the project setting "
+		+ "sorteio/python to the interpreter of the venv where you ran `make setup` "
+		+ "(its own error is on Godot's standard error)"
+	)
 
 
 func _fail(message: String) -> String:
