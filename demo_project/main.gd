@@ -3,6 +3,8 @@ extends Control
 # Command line (after `--`): --autoplay (or SORTEIO_AUTOPLAY=1) picks options by itself;
 # --seed=N, --delay=SECONDS (autoplay pace), --quit-at-end (exit 0 at the end, 1 after an error).
 
+const Texts = preload("res://scenes/texts.gd")
+
 export(String, FILE, "*.json") var deck_path := "res://decks/padrao.json"
 export var match_seed := -1
 export var autoplay := false
@@ -12,6 +14,7 @@ export var quit_at_end := false
 var errors := 0
 
 var _rng := RandomNumberGenerator.new()
+var _seed_played := -1
 
 onready var _card_view = $Margin/Columns/CardView
 onready var _margin: MarginContainer = $Margin
@@ -65,7 +68,8 @@ func _on_bridge_ready(_kind: String) -> void:
 	call_deferred("_start_match")
 
 
-func _on_match_started(_match_seed: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
+func _on_match_started(match_seed_used: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
+	_seed_played = match_seed_used
 	call_deferred("_start_turn")
 
 
@@ -88,7 +92,11 @@ func _on_turn_ended(_year: int, _cards: int, _short: bool, _meters: Dictionary) 
 		_later("_start_turn")
 
 
-func _on_match_ended(_reason: String, _ending: Dictionary) -> void:
+func _on_match_ended(_reason: String, ending: Dictionary) -> void:
+	if autoplay:  # a terminal user (headless) sees that the match happened and how it ended
+		print(
+			"sorteio demo: semente %d: %s" % [_seed_played, Texts.ending(Sorteio.deck_info, ending)]
+		)
 	if quit_at_end:
 		get_tree().quit(0 if errors == 0 else 1)
 

@@ -187,6 +187,11 @@ def test_settings_made_by_game_code_in_the_first_frame_apply(tmp_path):
         assert f"CHECK ok {check}" in log
 
 
+def test_demo_texts_agree_in_number_and_show_playable_cards(tmp_path):
+    log = run_script(tmp_path, "test_texts.gd")
+    assert "CHECK ok header" in log and "CHECK ok 1 carta jogada" in log
+
+
 def test_demo_meter_bars_are_colored_by_the_gdd_thresholds(tmp_path):
     """Red at or below the emergency limit, orange below the meter limit, green otherwise; the
     limits come from the deck summary (the handler's limite_emergencia / limite_medidor)."""
@@ -205,6 +210,8 @@ def test_the_demo_runs_as_a_designer_runs_it(tmp_path):
         tmp_path, ["--", "--autoplay", "--delay=0", "--quit-at-end", "--seed=5"]
     )
     assert result.returncode == 0, log[-3000:]
+    # Headless autoplay ends with one line a terminal user can read.
+    assert re.search(r"sorteio demo: semente 5: .+ no ano \d, \d+ cartas? jogadas?\.", log), log
 
 
 def test_demo_screenshot_mid_match_is_not_blank(tmp_path):

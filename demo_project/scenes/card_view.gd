@@ -85,7 +85,8 @@ func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
 	_clear()
 	_title.text = "Fim do ano %d" % year
-	_text.text = "%d cartas neste ano%s." % [cards, " (as elegíveis acabaram)" if short else ""]
+	var played := Texts.count(cards, "carta", "cartas")
+	_text.text = "%s neste ano%s." % [played, " (as elegíveis acabaram)" if short else ""]
 	if show_continue and not Sorteio.is_match_over():
 		_next.text = "Começar o ano %d" % (year + 1)
 		_next.visible = true

@@ -19,7 +19,8 @@ func _ready() -> void:
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
-	_add("[b]Ano %d[/b] (%d obrigatórias)" % [year, mandatory.size()])
+	var count := Texts.count(mandatory.size(), "obrigatória", "obrigatórias")
+	_add("[b]Ano %d[/b] (%s)" % [year, count])
 
 
 func _on_card_drawn(card: Dictionary, slot: int, reason: Dictionary, _order: Array) -> void:
@@ -34,7 +35,8 @@ func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
-	_add("Fim do ano %d: %d cartas%s" % [year, cards, ", turno curto" if short else ""])
+	var played := Texts.count(cards, "carta", "cartas")
+	_add("Fim do ano %d: %s%s" % [year, played, ", turno curto" if short else ""])
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:

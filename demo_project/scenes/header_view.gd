@@ -19,6 +19,8 @@ func _ready() -> void:
 	Sorteio.connect("match_ended", self, "_on_match_ended")
 	Sorteio.connect("error_occurred", self, "_on_error_occurred")
 	_status.add_color_override("font_color", Color(0.6, 0.65, 0.7))
+	if Sorteio.is_bridge_failed():  # it failed before this scene connected
+		_on_error_occurred(Sorteio.bridge_error, "bridge_down")
 
 
 func _on_bridge_ready(kind: String) -> void:
@@ -27,12 +29,18 @@ func _on_bridge_ready(kind: String) -> void:
 
 func _on_match_started(match_seed: int, deck: Dictionary, _snapshot: Dictionary) -> void:
 	_per_turn = int(deck["cartas_por_turno"])
-	_deck.text = "Baralho %s (%d cartas), semente %d" % [deck["nome"], deck["cards"], match_seed]
+	var cards := int(deck["cards"])
+	var playable := int(deck.get("playable", cards))
+	var size := Texts.count(cards, "carta", "cartas")
+	if playable != cards:
+		size = "%s de %s" % [Texts.count(playable, "jogável", "jogáveis"), size]
+	_deck.text = "Baralho %s (%s), semente %d" % [deck["nome"], size, match_seed]
 	_year.text = "Ano 1 de 4"
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
-	_year.text = "Ano %d de 4: %d obrigatória(s)" % [year, mandatory.size()]
+	var count := Texts.count(mandatory.size(), "obrigatória", "obrigatórias")
+	_year.text = "Ano %d de 4: %s" % [year, count]
 
 
 func _on_card_drawn(_card: Dictionary, slot: int, _reason: Dictionary, _order: Array) -> void:
@@ -40,7 +48,8 @@ func _on_card_drawn(_card: Dictionary, slot: int, _reason: Dictionary, _order: A
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
-	_year.text = "Ano %d encerrado: %d cartas%s" % [year, cards, " (turno curto)" if short else ""]
+	var played := Texts.count(cards, "carta", "cartas")
+	_year.text = "Ano %d encerrado: %s%s" % [year, played, " (turno curto)" if short else ""]
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
@@ -48,5 +57,7 @@ func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 
 
 func _on_error_occurred(message: String, code: String) -> void:
+	if code == "bridge_down":  # not "Conectando..." next to the error
+		_year.text = "Sem conexão com as regras em Python"
 	_status.add_color_override("font_color", Color(1.0, 0.45, 0.4))
 	_status.text = "Erro (%s): %s" % [code, message]

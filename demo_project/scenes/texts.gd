@@ -12,6 +12,11 @@ const ENDINGS := {
 }
 
 
+static func count(amount: int, singular: String, plural: String) -> String:
+	# "1 carta", "2 cartas", "0 cartas": the number with the noun agreeing with it.
+	return "%d %s" % [amount, singular if amount == 1 else plural]
+
+
 static func name_of(deck: Dictionary, id: String) -> String:
 	for group in ["medidores", "atores", "niveis"]:
 		for item in deck.get(group, []):
@@ -29,11 +34,18 @@ static func obligation(deck: Dictionary, item: Dictionary) -> String:
 static func reason(deck: Dictionary, why: Dictionary) -> String:
 	if why.get("kind") == "mandatory":
 		return "Obrigatória: " + obligation(deck, why)
-	var text := "Sorteada entre %d cartas de modo novo" % int(why.get("candidates", 0))
+	var candidates := int(why.get("candidates", 0))
+	var among := count(candidates, "carta", "cartas")
+	var text := (
+		"Sorteada entre %s de modo novo" % among
+		if candidates != 1
+		else "A única carta elegível de modo novo"
+	)
 	if why.get("mode_relaxed", false):
 		text = (
-			"Sorteada entre %d cartas (sem modo novo: regra de modo relaxada)"
-			% int(why.get("candidates", 0))
+			"Sorteada entre %s (sem modo novo: regra de modo relaxada)" % among
+			if candidates != 1
+			else "A única carta elegível (sem modo novo: regra de modo relaxada)"
 		)
 	var replaced = why.get("replaces")
 	if replaced != null:
@@ -45,7 +57,8 @@ static func ending(deck: Dictionary, end: Dictionary) -> String:
 	var text: String = ENDINGS.get(end["reason"], str(end["reason"]))
 	if end.get("zeroed") != null:
 		text += ": %s chegou a 0" % name_of(deck, str(end["zeroed"]))
-	text += " no ano %d, %d cartas jogadas" % [int(end["year"]), int(end["cards_played"])]
+	var played := int(end["cards_played"])
+	text += " no ano %d, %s" % [int(end["year"]), count(played, "carta jogada", "cartas jogadas")]
 	if end.get("short", false):
 		text += " (as cartas acabaram: partida curta)"
 	return text + "."
