@@ -388,3 +388,40 @@ def test_an_unwritable_port_file_is_one_error_line(tmp_path, where):
 @pytest.mark.parametrize("pid", ["-5", "99999999999"])
 def test_a_bad_parent_pid_is_one_error_line(pid):
     assert_one_line_error(run_server(f"--parent-pid={pid}"), "--parent-pid")
+
+
+def test_the_godot_launcher_writes_why_the_server_could_not_start(tmp_path):
+    """The node runs ``python -c LAUNCHER ERRFILE <server args>``: an import failure (sorteio
+    not installed in that Python) or a refused option ends up in ERRFILE for the node to show."""
+    import subprocess
+    import sys
+
+    from sorteio.bridge.server import LAUNCHER
+
+    err = tmp_path / "bridge.json.err"
+    # -I -S: no site-packages, so `sorteio` cannot be imported (as in a Python without it).
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", LAUNCHER, str(err), "--port", "0"],
+        capture_output=True, text=True, timeout=30, cwd=str(tmp_path),
+    )
+    assert result.returncode != 0
+    assert "No module named 'sorteio'" in err.read_text()
+    err.unlink()
+    result = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, str(err), "--port", "70000"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert result.returncode == 2
+    assert "--port must be from 0 to 65535" in err.read_text()
+
+
+def test_the_node_runs_the_same_launcher():
+    import re
+    from pathlib import Path
+
+    from sorteio.bridge.server import LAUNCHER
+
+    gd = Path(__file__).resolve().parents[1] / "addons" / "sorteio" / "bridges" / "socket_bridge.gd"
+    block = re.search(r"const LAUNCHER := \((.*?)\n\)", gd.read_text(encoding="utf-8"), re.S)
+    assert block, "socket_bridge.gd has no LAUNCHER"
+    assert "".join(re.findall(r'"([^"]*)"', block.group(1))) == LAUNCHER

@@ -166,6 +166,7 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path):
         "the failure says how to fix it",
         "no PID for a dead server",
         "failure is queryable",
+        "the child's own error is in the message",
     ):
         assert f"CHECK ok {check}" in log
 

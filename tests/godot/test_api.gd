@@ -6,6 +6,7 @@ extends SceneTree
 
 const DECK := "res://decks/padrao.json"
 const HANGING := "hanging_python.sh"
+const NO_SORTEIO := "python_without_sorteio.sh"
 
 var failures := 0
 var errors := []
@@ -188,6 +189,15 @@ func _test_never_up():
 	_check(sorteio.is_bridge_failed() and sorteio.bridge_error != "", "failure is queryable")
 	errors.clear()
 	var script_dir: String = get_script().resource_path.get_base_dir()
+	sorteio.python_executable = ProjectSettings.globalize_path(script_dir.plus_file(NO_SORTEIO))
+	sorteio.start_bridge()
+	yield(_wait_ready(), "completed")
+	_check(
+		errors.size() == 1 and "No module named 'sorteio'" in errors[0][0],
+		"the child's own error is in the message",
+		errors
+	)
+	errors.clear()
 	sorteio.python_executable = ProjectSettings.globalize_path(script_dir.plus_file(HANGING))
 	sorteio.startup_timeout_ms = 1500
 	started = OS.get_ticks_msec()

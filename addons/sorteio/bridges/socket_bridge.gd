@@ -9,6 +9,13 @@ extends Reference
 const HEADER_SIZE := 4
 const MAX_FRAME := 1048576
 const CODE_DOWN := "bridge_down"
+# sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
+# and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
+const LAUNCHER := (
+	"import sys;e=sys.argv.pop(1);h=sys.excepthook;"
+	+ "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
+	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
+)
 
 var python := "python3"
 var port_file := ""
@@ -39,10 +46,13 @@ func start() -> bool:
 	var dir := Directory.new()
 	if dir.file_exists(port_file):
 		dir.remove(port_file)
+	if dir.file_exists(_error_file()):
+		dir.remove(_error_file())
 	var args := PoolStringArray(
 		[
-			"-m",
-			"sorteio.bridge.server",
+			"-c",
+			LAUNCHER,
+			_error_file(),
 			"--port",
 			"0",
 			"--port-file",
@@ -54,7 +64,7 @@ func start() -> bool:
 	pid = OS.execute(python, args, false)
 	if pid <= 0:
 		pid = -1
-		_fail("could not start '%s -m sorteio.bridge.server'. %s" % [python, _fix_hint()])
+		_fail("could not start the Python '%s'. %s" % [python, _fix_hint()])
 		return false
 	return true
 
@@ -84,7 +94,7 @@ func poll() -> bool:
 		var what := "did not write %s" % port_file
 		if _status == "connecting":
 			what = "did not accept a connection on port %d" % _port
-		_fail("the sorteio server %s within %d ms" % [what, startup_timeout_ms])
+		_fail("the sorteio server %s within %d ms%s" % [what, startup_timeout_ms, _child_said()])
 		if pid > 0:
 			OS.kill(pid)  # a server that never came up is of no use: do not leave it running
 			pid = -1
@@ -147,8 +157,8 @@ func _poll_port_file() -> void:
 			pid = -1
 			_fail(
 				(
-					"the sorteio server (%s, pid %d) exited before it was ready. %s"
-					% [python, dead, _fix_hint()]
+					"the sorteio server (%s, pid %d) exited before it was ready%s. %s"
+					% [python, dead, _child_said(), _fix_hint()]
 				)
 			)
 		return
@@ -222,11 +232,27 @@ func _length(header: PoolByteArray) -> int:
 	return (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3]
 
 
+func _error_file() -> String:
+	return port_file + ".err"
+
+
+func _child_said() -> String:
+	# The server's own start-up error, written by LAUNCHER ("" when there is none).
+	if join_existing:
+		return ""
+	var file := File.new()
+	if not file.file_exists(_error_file()) or file.open(_error_file(), File.READ) != OK:
+		return ""
+	var text := file.get_as_text().strip_edges()
+	file.close()
+	Directory.new().remove(_error_file())
+	return ": Python said: " + text if text != "" else ""
+
+
 func _fix_hint() -> String:
 	return (
 		"Is sorteio installed in that Python? Set SORTEIO_PYTHON or the project setting "
-		+ "sorteio/python to the interpreter of the venv where you ran `make setup` "
-		+ "(its own error is on Godot's standard error)"
+		+ "sorteio/python to the interpreter of the venv where you ran `make setup`"
 	)
 
 

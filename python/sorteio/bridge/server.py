@@ -297,7 +297,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+# What the Godot node runs with ``python -c``: any error before serving (``sorteio`` not
+# importable in that Python, a bad option) is also written to the file named by the first
+# argument, so the node can show the real cause instead of "exited before it was ready".
+# One line, so it survives any platform's command-line quoting.
+LAUNCHER = (
+    "import sys;e=sys.argv.pop(1);h=sys.excepthook;"
+    "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
+    "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
+)
+
+
+def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> int:
+    """``error_file``: also write a start-up error there (the Godot node reads it)."""
     args = build_parser().parse_args(argv)
     try:
         # Launched by the Godot node (a port file and a parent): quiet. By hand: say where.
@@ -307,6 +319,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         )
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        if error_file:
+            with contextlib.suppress(OSError), open(error_file, "w", encoding="utf-8") as out:
+                out.write(f"error: {exc}")
         return 2
     return 0
 
