@@ -66,8 +66,8 @@ def godot_env(tmp_path: Path) -> dict:
     return env
 
 
-def run_godot(tmp_path: Path, args, binary: str = "godot3-server", env=None):
-    command = ["timeout", "-k", "5", str(TIMEOUT), tool(binary), "--path", str(DEMO), *args]
+def run_godot(tmp_path: Path, args, binary: str = "godot3-server", env=None, project=DEMO):
+    command = ["timeout", "-k", "5", str(TIMEOUT), tool(binary), "--path", str(project), *args]
     result = subprocess.run(
         command,
         capture_output=True,
@@ -191,6 +191,26 @@ def test_settings_made_by_game_code_in_the_first_frame_apply(tmp_path):
 def test_demo_texts_agree_in_number_and_show_playable_cards(tmp_path):
     log = run_script(tmp_path, "test_texts.gd")
     assert "CHECK ok header" in log and "CHECK ok 1 carta jogada" in log
+
+
+def test_a_save_loads_after_the_project_folder_moved(tmp_path):
+    """save_state() keeps the res:// deck, not the absolute path: a save made in one copy of
+    the project loads in a copy elsewhere (Python then opens that copy's deck)."""
+    copies = []
+    for name in ("first", "moved"):
+        copy = tmp_path / name / "demo"
+        shutil.copytree(DEMO, copy, symlinks=True, ignore=shutil.ignore_patterns("addons"))
+        (copy / "addons").mkdir()
+        (copy / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+        copies.append(copy)
+    saved = tmp_path / "state.json"
+    script = str(SCRIPTS / "save_moved.gd")
+    result, log = run_godot(tmp_path, ["-s", script, "--", f"--save={saved}"], project=copies[0])
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
+    assert str(copies[0]) not in saved.read_text(encoding="utf-8")
+    shutil.rmtree(copies[0])  # the project moved: its old folder is gone
+    result, log = run_godot(tmp_path, ["-s", script, "--", f"--load={saved}"], project=copies[1])
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
 
 
 def test_demo_meter_bars_are_colored_by_the_gdd_thresholds(tmp_path):
