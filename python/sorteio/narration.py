@@ -22,6 +22,14 @@ out = console()
 err = console(stderr=True)
 
 
+def heading(text: str) -> None:
+    """A section rule; in a file, a fixed-width one rather than one as wide as the page."""
+    if out.is_terminal:
+        out.rule(text)
+    else:
+        out.print(f"── {text} " + "─" * max(3, 76 - len(text)))
+
+
 def obligation_text(kind: str, target: str) -> str:
     return f"{OBLIGATION.get(kind, kind)} {target}"
 
@@ -69,7 +77,7 @@ class Printer(MatchObserver):
         if self.as_json:
             self.events.append({"event": "turn_started", **turn.to_dict()})
             return
-        out.rule(f"Ano {turn.year}")
+        heading(f"Ano {turn.year}")
         for ob in turn.mandatory:
             card = ob.card_id or "sem carta elegível: a vaga vai ao sorteio (§5)"
             out.print(f"  obrigatória: {obligation_text(ob.kind, ob.target)} -> {card}")
@@ -98,5 +106,5 @@ class Printer(MatchObserver):
         if self.as_json:
             self.events.append({"event": "match_ended", **ending.to_dict()})
             return
-        out.rule("Fim")
+        heading("Fim")
         out.print(ending_text(ending), soft_wrap=True)
