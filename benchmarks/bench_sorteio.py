@@ -29,10 +29,10 @@ from sorteio.bridge.inprocess import InProcessBridge
 from sorteio.compiled import CompiledDeck
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
 from sorteio.fast import FastDeck, FastEngine
-from sorteio.kernel import play_matches
 from sorteio.loader import load_deck
 from sorteio.match import make_policy, play_match
-from sorteio.sweep import default_jobs, run_sweep
+from sorteio.sim.kernel import play_matches
+from sorteio.sim.sweep import default_jobs, run_sweep
 from sorteio.synthetic import synthetic_deck
 
 SAFE_RANGES = {

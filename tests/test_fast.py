@@ -21,10 +21,10 @@ from sorteio.compiled import CompiledDeck
 from sorteio.deck import Parameters
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
 from sorteio.fast import FastDeck, FastEngine, bits_of, kth_bit, popcount
-from sorteio.kernel import Tally, play_matches
 from sorteio.loader import load_deck
 from sorteio.match import MatchObserver, make_policy, play_match
 from sorteio.results import CATASTROPHE
+from sorteio.sim.kernel import Tally, play_matches
 from sorteio.synthetic import synthetic_deck
 from strategies import decks
 

@@ -8,7 +8,7 @@ from cli_run import sorteio
 from sorteio.deck import Deck
 from sorteio.lint import lint_deck
 from sorteio.loader import load_deck
-from sorteio.sweep import run_sweep
+from sorteio.sim.sweep import run_sweep
 from sorteio.synthetic import LEVELS
 
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from sorteio.loader import load_deck
-from sorteio.report import CsvAppender, sweep_json, write_csv, write_json
-from sorteio.sweep import run_sweep
+from sorteio.sim.report import CsvAppender, sweep_json, write_csv, write_json
+from sorteio.sim.sweep import run_sweep
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_json_holds_per_card_per_mode_and_per_year_figures(sweep, tmp_path):
 
 @pytest.mark.plots
 def test_html_report_is_self_contained_with_its_plots(sweep, tmp_path):
-    from sorteio.report import write_html
+    from sorteio.sim.report import write_html
 
     old = sweep.scenarios[3].diff
     sweep.scenarios[3].diff = (0.05, 0.02, 0.08)  # pretend scenario 3 moved the rate 5 points
@@ -72,7 +72,7 @@ def test_html_report_is_self_contained_with_its_plots(sweep, tmp_path):
 
 @pytest.mark.plots
 def test_html_report_of_an_interrupted_or_empty_sweep(sweep, tmp_path):
-    from sorteio.report import write_html
+    from sorteio.sim.report import write_html
 
     cut = sweep._replace(scenarios=sweep.scenarios[:1], interrupted=True)
     path = tmp_path / "cut.html"
@@ -86,7 +86,7 @@ def test_html_report_of_an_interrupted_or_empty_sweep(sweep, tmp_path):
 @pytest.mark.plots
 def test_html_report_when_no_match_ends_in_catastrophe(tmp_path):
     """Rates of exactly 0 (the protect player on curto) draw an interval from 0, not below it."""
-    from sorteio.report import write_html
+    from sorteio.sim.report import write_html
 
     calm = run_sweep(load_deck("curto"), {"teto_obrigatorias": [2, 4]}, matches=30,
                      policy="protect", jobs=1)
@@ -98,7 +98,7 @@ def test_html_report_when_no_match_ends_in_catastrophe(tmp_path):
 @pytest.mark.plots
 @pytest.mark.parametrize("cards,actors", [(0, 0), (3, 1)])
 def test_html_report_of_decks_with_almost_nothing_to_draw(tmp_path, cards, actors):
-    from sorteio.report import write_html
+    from sorteio.sim.report import write_html
     from sorteio.synthetic import synthetic_deck
 
     deck = synthetic_deck(cards=cards, actors=actors, modes=1, meters=2, draft=1)

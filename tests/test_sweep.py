@@ -1,4 +1,4 @@
-"""The §7 balancing sweep (``sorteio.sweep``) and the ``sorteio simulate`` command.
+"""The §7 balancing sweep (``sorteio.sim.sweep``) and the ``sorteio simulate`` command.
 
 Small --matches everywhere: speed is measured by benchmarks/, never here.
 """
@@ -18,8 +18,8 @@ import pytest
 
 from sorteio.deck import Parameters
 from sorteio.loader import load_deck
-from sorteio.simulate import simulate
-from sorteio.sweep import (
+from sorteio.sim.simulate import simulate
+from sorteio.sim.sweep import (
     SweepError,
     build_scenarios,
     paired_difference,
@@ -302,7 +302,7 @@ def test_an_executor_factory_that_fails_is_a_clear_error(tmp_path, monkeypatch):
     (tmp_path / "down_cluster.py").write_text(
         "def make():\n    raise ConnectionRefusedError('scheduler:8786')\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    from sorteio.sweep import load_executor
+    from sorteio.sim.sweep import load_executor
 
     with pytest.raises(SweepError, match="ConnectionRefusedError: scheduler:8786"):
         load_executor("down_cluster:make")

@@ -14,11 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from sorteio import sweep
 from sorteio.deck import Parameters
 from sorteio.errors import SorteioError
 from sorteio.loader import load_deck
-from sorteio.sweep import (
+from sorteio.sim import sweep
+from sorteio.sim.sweep import (
     MAX_MATCHES,
     MAX_TOTAL_MATCHES,
     MAX_VALUES,
@@ -283,7 +283,7 @@ def test_an_unwritable_out_is_refused_before_the_sweep(tmp_path, kind):
 
 
 def test_a_csv_that_cannot_be_written_mid_sweep_is_a_clear_error(tmp_path):
-    from sorteio.report import CsvAppender
+    from sorteio.sim.report import CsvAppender
 
     result = run_sweep(load_deck("curto"), {}, matches=5, jobs=1).scenarios[0]
     appender = CsvAppender(tmp_path / "gone" / "sweep.csv")

@@ -12,7 +12,6 @@ from typing import Optional, Tuple
 import click
 
 from .checks import deck_warnings
-from .cli_sim import lint_cmd, simulate_cmd
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
@@ -26,6 +25,7 @@ from .loader import (
 )
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, out
+from .sim.commands import lint_cmd, simulate_cmd
 from .state import load_state, save_state
 
 BAD_INPUT = 2
@@ -207,7 +207,7 @@ def schema() -> None:
     click.echo(json.dumps(Deck.model_json_schema(), indent=2, ensure_ascii=False))
 
 
-# `simulate` (GDD 06 §7 sweeps) and `lint` (deck coverage) live in cli_sim.py.
+# `simulate` (GDD 06 §7 sweeps) and `lint` (deck coverage) live in sim/commands.py.
 cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
 

@@ -7,9 +7,9 @@ reproducible on its own, and the whole run is reproducible from ``s``.
 from collections import Counter
 from typing import Callable, Dict, List, NamedTuple, Optional
 
-from .deck import Deck
-from .match import MatchObserver, Step, play_match
-from .results import CATASTROPHE, TurnEnd, TurnStart
+from ..deck import Deck
+from ..match import MatchObserver, Step, play_match
+from ..results import CATASTROPHE, TurnEnd, TurnStart
 
 SEED_STRIDE = 1_000_000
 

@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from .errors import SorteioError
+from ..errors import SorteioError
 from .sweep import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult, wilson
 
 

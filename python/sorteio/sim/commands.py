@@ -21,8 +21,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .errors import SorteioError
-from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from ..errors import SorteioError
+from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -248,7 +248,7 @@ def _print_one(r: ScenarioResult) -> None:
               help="exit with code 1 when the report lists problems (to gate a deck in CI)")
 def lint_cmd(deck_path, as_json, strict) -> None:
     """Deck coverage report: can the draw fill every turn and serve every obligation? (§3, §5)"""
-    from .lint import lint_deck, print_report
+    from ..lint import lint_deck, print_report
 
     _fit_width(out)
     source = str(resolve_deck_path(deck_path))

@@ -23,10 +23,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from .compiled import CompiledDeck
-from .deck import Deck, Parameters
-from .errors import SorteioError
-from .fast import FastDeck
+from ..compiled import CompiledDeck
+from ..deck import Deck, Parameters
+from ..errors import SorteioError
+from ..fast import FastDeck
 from .kernel import Tally, play_matches
 
 SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE

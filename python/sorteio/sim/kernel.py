@@ -11,8 +11,8 @@ import operator
 import random
 from typing import Iterable, List, Optional
 
-from .engine import YEARS
-from .fast import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, popcount
+from ..engine import YEARS
+from ..fast import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, popcount
 
 _EM, _ACT, _MET = 0, 1, 2
 
