@@ -1,30 +1,32 @@
 """``sorteio serve`` (cli.py calls ``sorteio.bridge.server.serve``): the same server as
-``python -m sorteio.bridge.server``. Skipped until the command is registered in cli.py."""
+``python -m sorteio.bridge.server``."""
 
 import json
 import subprocess
 import sys
 import time
 
-import pytest
-
 from bridge_fakes import Client
-from sorteio import cli
 
-pytestmark = pytest.mark.skipif(
-    "serve" not in getattr(cli.cli, "commands", {}), reason="cli.py has no 'serve' command yet"
-)
 RUN_CLI = [sys.executable, "-c", "from sorteio.cli import main; main()"]
+
+
+def start_serve(port_file):
+    """Start ``sorteio serve --port-file`` and wait (15 s at most) for its port file."""
+    proc = subprocess.Popen([*RUN_CLI, "serve", "--port-file", str(port_file)])
+    deadline = time.monotonic() + 15
+    while not port_file.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("serve did not start")
+        time.sleep(0.02)
+    return proc
 
 
 def test_serve_writes_its_port_file_and_answers(tmp_path):
     port_file = tmp_path / "bridge.json"
-    proc = subprocess.Popen([*RUN_CLI, "serve", "--port-file", str(port_file)])
+    proc = start_serve(port_file)
     try:
-        deadline = time.monotonic() + 15
-        while not port_file.exists():
-            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.02)
         info = json.loads(port_file.read_text())
         client = Client(info["port"], info["token"])
         assert client.call("ping")["result"]["pong"] is True
@@ -75,12 +77,8 @@ def test_serve_with_a_port_out_of_range_is_a_usage_error():
 
 def test_serve_stops_on_sigterm_and_removes_its_port_file(tmp_path):
     port_file = tmp_path / "bridge.json"
-    proc = subprocess.Popen([*RUN_CLI, "serve", "--port-file", str(port_file)])
+    proc = start_serve(port_file)
     try:
-        deadline = time.monotonic() + 15
-        while not port_file.exists():
-            assert proc.poll() is None and time.monotonic() < deadline, "serve did not start"
-            time.sleep(0.02)
         proc.terminate()
         assert proc.wait(timeout=10) == 0
         assert not port_file.exists()
