@@ -12,7 +12,7 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     """Warnings as ``Issue`` rows: too few playable cards for 4 x N slots (§5, D-102), a meter no
     card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
     an attack card (§3.3.2), a mode with a single card (often a typo), a card whose option count
-    is not the two sides of the screen (GDD 05 §3.4)."""
+    is not the two sides of the screen (GDD 05 §3.4), a declared mode no playable card has."""
     ix = CompiledDeck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
@@ -30,6 +30,11 @@ def deck_warnings(deck: Deck) -> List[Issue]:
             out.append(Issue(None, f"atores.{a}", f"actor '{actor}' has no playable attack card "
                                                   f"(funcao 'ataque'): when Furioso, its mandatory "
                                                   f"slot goes to the random draw (§5)"))
+    used = {c.modo for c in deck.cartas if c.playable}
+    for i, mode in enumerate(deck.modos):
+        if mode.id not in used:
+            out.append(Issue(None, f"modos.{i}", f"mode '{mode.id}' ({mode.nome}) is declared "
+                                                 f"but no playable card has it"))
     modes = Counter(c.modo for c in deck.cartas)
     for i, card in enumerate(deck.cartas):
         if modes[card.modo] == 1 and card.tipo != CardType.IMPEACHMENT:
