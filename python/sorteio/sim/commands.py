@@ -213,7 +213,7 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
         )
     out.print(table)
     meters = list(result.scenarios[0].meter_stats())
-    ends = Table("#", *(Text(names.meter(m)) for m in meters),
+    ends = Table("#", *(names.meter(m) for m in meters),
                  title="medidores finais: média±desvio")
     for r in result.scenarios:
         stats = r.meter_stats()
