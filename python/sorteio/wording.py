@@ -103,12 +103,14 @@ def mandatory_text(names: Names, obligation: Mapping[str, Any]) -> str:
 
 
 def ending_text(names: Names, ending: Mapping[str, Any]) -> str:
-    """How the match ended: ``catástrofe: Saúde chegou a 0 no ano 3, 17 cartas`` or the mandate."""
+    """How the match ended: ``catástrofe: Saúde chegou a 0 no ano 3, 17 cartas jogadas`` or
+    ``fim do mandato no ano 4, 28 cartas jogadas`` (plus a note for a short match, §5)."""
     zeroed = ending.get("zeroed")
     what = (f"catástrofe: {names.meter(zeroed)} chegou a 0" if ending["reason"] == CATASTROPHE
             else "fim do mandato")
     played = ending["cards_played"]
-    return (f"{what} no ano {ending['year']}, {played} carta{'' if played == 1 else 's'}"
+    cards = "1 carta jogada" if played == 1 else f"{played} cartas jogadas"
+    return (f"{what} no ano {ending['year']}, {cards}"
             + (" (partida curta: faltaram cartas elegíveis)" if ending.get("short") else ""))
 
 
