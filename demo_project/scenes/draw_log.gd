@@ -31,7 +31,7 @@ func _on_turn_started(year: int, mandatory: Array) -> void:
 
 func _on_card_drawn(card: Dictionary, slot: int, reason: Dictionary, _order: Array) -> void:
 	_card = card
-	_add([["%d. %s " % [slot, card["titulo"]], PLAIN], ["(%s)" % Texts.reason(reason), WHY]])
+	_add([["%d. %s " % [slot, card["titulo"]], PLAIN], ["(%s)" % Texts.reason(reason, false), WHY]])
 
 
 func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:

@@ -24,8 +24,9 @@ static func sentence(text: String) -> String:
 	return text.substr(0, 1).to_upper() + text.substr(1, text.length() - 1)
 
 
-static func reason(why: Dictionary) -> String:
-	return sentence(str(why.get("texto", why.get("kind", ""))))
+static func reason(why: Dictionary, as_sentence := true) -> String:
+	var text := str(why.get("texto", why.get("kind", "")))
+	return sentence(text) if as_sentence else text
 
 
 static func obligation(item: Dictionary) -> String:
