@@ -104,3 +104,18 @@ def test_strict_lint_fails_a_deck_with_coverage_problems():
     sorteio("lint", "padrao", "--strict")
     proc = sorteio("lint", "curto", "--strict", check_code=1)
     assert "would help cover a gap" in proc.stdout or "ajudariam" in proc.stdout
+
+
+def test_lint_shows_display_names_and_its_json_carries_them(monkeypatch):
+    """Issue 8: the coverage report names meters, modes and actors as the deck does."""
+    monkeypatch.setenv("COLUMNS", "300")  # pytest leaves COLUMNS=80 to child processes
+    text = sorteio("lint", "padrao").stdout
+    for name in ("Saúde", "Meio Ambiente", "Desinformação", "Movimentos Sociais"):
+        assert name in text
+    assert "desinformacao" not in text and "movimentos_sociais" not in text
+    data = json.loads(sorteio("lint", "padrao", "--json").stdout)
+    assert {"mode": "saude", "nome": "Saúde"}.items() <= next(
+        m for m in data["modes"] if m["mode"] == "saude").items()
+    assert next(m for m in data["meters"] if m["meter"] == "educacao")["nome"] == "Educação"
+    assert next(a for a in data["actors"]
+                if a["actor"] == "latifundiarios")["nome"] == "Latifundiários"

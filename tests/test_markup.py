@@ -110,3 +110,12 @@ def test_simulate_prints_and_reports_a_markup_deck_as_text(markup_deck, tmp_path
     page = (out / "report.html").read_text(encoding="utf-8")
     assert marked("Padrão") in page  # the deck's name, as text
     assert page.count("data:image/png;base64,") == 4  # every plot rendered, $x$ labels too
+
+
+def test_every_cli_console_prints_text_not_markup():
+    """The class, not the examples: no console of the CLI parses markup or emoji codes."""
+    from sorteio import narration
+    from sorteio.sim import commands
+
+    for console in (narration.out, narration.err, commands.out, commands.err):
+        assert console._markup is False and console._emoji is False

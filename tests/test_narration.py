@@ -92,3 +92,13 @@ def test_turn_between_turns_has_the_year_heading_only(tmp_path):
     text = sorteio("turn", "--state", str(state)).stdout
     assert text.splitlines()[0].startswith("── Ano 2 ")
     assert "meio do turno" not in text
+
+
+def test_play_json_carries_each_reason_texto():
+    data = json.loads(sorteio("play", "--seed", "10091", "--json").stdout)
+    cards = [e for e in data["events"] if e["event"] == "card_played"]
+    assert cards and all(e["draw"]["reason"]["texto"] for e in cards)
+    assert any("medidor baixo: Saúde" in e["draw"]["reason"]["texto"] for e in cards)
+    turns = [e for e in data["events"] if e["event"] == "turn_started"]
+    assert all("texto" in m for t in turns for m in t["mandatory"])
+    assert data["events"][-1]["texto"].startswith(("fim do mandato", "catástrofe"))
