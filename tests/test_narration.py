@@ -101,4 +101,4 @@ def test_play_json_carries_each_reason_texto():
     assert any("medidor baixo: Saúde" in e["draw"]["reason"]["texto"] for e in cards)
     turns = [e for e in data["events"] if e["event"] == "turn_started"]
     assert all("texto" in m for t in turns for m in t["mandatory"])
-    assert data["events"][-1]["texto"].startswith(("fim do mandato", "catástrofe"))
+    assert data["ending"]["texto"].startswith(("fim do mandato", "catástrofe"))

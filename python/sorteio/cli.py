@@ -27,7 +27,7 @@ from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import lint_cmd, simulate_cmd
 from .state import load_state, save_state
-from .wording import Names
+from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
 
@@ -112,7 +112,8 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
         _save(engine, save_path)
     if as_json:
         click.echo(json.dumps({"seed": seed, "events": printer.events,
-                               "ending": ending.to_dict() if ending else None},
+                               "ending": ending_with_text(printer.names,
+                                                          ending.to_dict() if ending else None)},
                               ensure_ascii=False))
         return
     if ending is None:
