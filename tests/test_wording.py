@@ -32,8 +32,8 @@ def test_a_card_serving_two_obligations_says_both():
     assert "também atende: medidor baixo: Saúde" in reason_text(NAMES, reason)
     row = {"kind": "emergency", "target": "saude", "card_id": "sau-01",
            "merged": [{"kind": "actor", "target": "banqueiros"}]}
-    assert mandatory_text(NAMES, row) == ("emergência de Saúde (também: ataque de Banqueiros) "
-                                          "-> sau-01")
+    assert mandatory_text(NAMES, row) == ("emergência de Saúde -> sau-01 (também atende: ataque "
+                                          "de Banqueiros; conta uma vez, §5)")
 
 
 def test_random_reasons_count_the_candidates_and_agree_in_number():

@@ -95,11 +95,11 @@ def reason_text(names: Names, reason: Mapping[str, Any], card: Optional[Mapping]
 def mandatory_text(names: Names, obligation: Mapping[str, Any]) -> str:
     """A turn's mandatory slot (``Obligation.to_dict()``) with the card reserved for it."""
     text = obligation_text(names, obligation["kind"], obligation["target"])
-    also = [obligation_text(names, m["kind"], m["target"]) for m in obligation.get("merged") or ()]
-    if also:
-        text += " (também: " + ", ".join(also) + ")"
     card = obligation.get("card_id")
-    return text + (f" -> {card}" if card else " -> sem carta elegível: a vaga vai ao sorteio (§5)")
+    text += f" -> {card}" if card else " -> sem carta elegível: a vaga vai ao sorteio (§5)"
+    # §5 "Mesma carta atende duas obrigações": the others this card serves, counted once.
+    also = [obligation_text(names, m["kind"], m["target"]) for m in obligation.get("merged") or ()]
+    return text + (f" (também atende: {', '.join(also)}; conta uma vez, §5)" if also else "")
 
 
 def ending_text(names: Names, ending: Mapping[str, Any]) -> str:
