@@ -136,3 +136,12 @@ def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
         assert name in labels, name
     assert "saude" not in labels and "desinformacao" not in labels
     assert r"Cultura \$x\$" in labels  # escaped: drawn as typed
+
+
+def test_sweep_json_maps_ids_to_display_names(sweep):
+    from sorteio.wording import Names
+
+    data = sweep_json(sweep, Names.of(load_deck("curto")))
+    assert data["names"]["medidores"]["saude"] == "Saúde"
+    assert data["names"]["modos"]["desinformacao"] == "Desinformação"
+    assert set(data["names"]["modos"]) == set(data["scenarios"][0]["mode_draws_per_match"])

@@ -124,7 +124,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     if as_json:
         from .report import sweep_json
 
-        data = sweep_json(result)
+        data = sweep_json(result, Names.of(deck))
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
@@ -176,7 +176,7 @@ def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
 
     try:
         write_csv(result, folder / "sweep.csv")
-        write_json(result, folder / "sweep.json")
+        write_json(result, folder / "sweep.json", Names.of(deck))
         write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores},
                    Names.of(deck))
     except OSError as exc:

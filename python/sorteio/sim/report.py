@@ -63,8 +63,10 @@ class CsvAppender:
             self._fh = None
 
 
-def sweep_json(sweep: SweepResult) -> dict:
-    """Everything the sweep measured, JSON-safe (the ``--json`` output and ``sweep.json``)."""
+def sweep_json(sweep: SweepResult, names: Optional[Names] = None) -> dict:
+    """Everything the sweep measured, JSON-safe (the ``--json`` output and ``sweep.json``).
+    Rows are keyed by ids; with ``names`` (``Names.of(deck)``) a ``names`` entry maps the meter
+    and mode ids to their display names, for a UI that labels its charts."""
     out = {
         "deck": sweep.deck_name,
         "matches": sweep.matches,
@@ -86,11 +88,13 @@ def sweep_json(sweep: SweepResult) -> dict:
                                      for y, (mean, sd, n) in enumerate(rows)]
                                  for m, rows in r.trajectories().items()}
         out["scenarios"].append(row)
+    if names is not None:
+        out["names"] = {"medidores": names.meters, "modos": names.modes, "atores": names.actors}
     return out
 
 
-def write_json(sweep: SweepResult, path: Path) -> None:
-    path.write_text(json.dumps(sweep_json(sweep), ensure_ascii=False, indent=1),
+def write_json(sweep: SweepResult, path: Path, names: Optional[Names] = None) -> None:
+    path.write_text(json.dumps(sweep_json(sweep, names), ensure_ascii=False, indent=1),
                     encoding="utf-8")
 
 
