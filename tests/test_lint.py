@@ -119,3 +119,13 @@ def test_lint_shows_display_names_and_its_json_carries_them(monkeypatch):
     assert next(m for m in data["meters"] if m["meter"] == "educacao")["nome"] == "Educação"
     assert next(a for a in data["actors"]
                 if a["actor"] == "latifundiarios")["nome"] == "Latifundiários"
+
+
+@pytest.mark.parametrize("deck", ["padrao", "curto"])
+def test_lint_tables_fit_80_columns_without_cutting_a_name(monkeypatch, deck):
+    monkeypatch.setenv("COLUMNS", "80")
+    text = sorteio("lint", deck).stdout
+    rows = [line for line in text.splitlines() if line[:1] in "│┃┏┡└"]
+    assert rows and max(len(line) for line in rows) <= 80
+    assert "…" not in text  # "Governab…": a name cut by the table
+    assert "Governabilidade" in text and "Latifundiários" in text

@@ -206,6 +206,11 @@ def print_report(report: dict, source: str, console) -> None:
     def flag(text: str, bad: bool) -> Text:
         return Text(text, style="yellow" if bad else "")
 
+    def keep_names(table: Table, names: List[str]) -> None:
+        # In a narrow terminal a name wraps between its words but no word is cut ("Governab…").
+        words = [len(w) for n in names for w in n.split()]
+        table.columns[0].min_width = min(30, max([*words, 4]))
+
     p = report["parameters"]
     console.print(Text.assemble((source, "bold"), f": {report['playable']} playable of "
                                 f"{report['cards']} cards for {report['slots_per_match']} slots "
@@ -218,19 +223,22 @@ def print_report(report: dict, source: str, console) -> None:
                   flag(y["status"], y["status"] != "ok"))
     console.print(t)
     t = Table("modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4", title="Cartas por modo (§3.4)")
+    keep_names(t, [m.get("nome", m["mode"]) for m in report["modes"]])
     for m in report["modes"]:
         t.add_row(Text(m.get("nome", m["mode"])), str(m["cards"]), *(str(v) for v in m["by_year"]))
     console.print(t)
     t = Table("medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4",
               "situação", title="Cartas ligadas por medidor (§3.2, §3.3.1, §3.3.3)")
+    keep_names(t, [m.get("nome", m["meter"]) for m in report["meters"]])
     for m in report["meters"]:
         t.add_row(Text(m.get("nome", m["meter"])), str(m["linked"]),
                   *(str(v) for v in m["by_year"]), flag(m["status"], m["status"] != "ok"))
     console.print(t)
     if report["actors"]:
         fns = list(report["actors"][0]["functions"])
-        t = Table("ator", *fns, "níveis inalcançáveis",
+        t = Table("ator", *fns, "níveis fora de alcance",
                   title="Cartas de ator por função (GDD 07 §3.2)")
+        keep_names(t, [a.get("nome", a["actor"]) for a in report["actors"]])
         for a in report["actors"]:
             levels = a.get("unreachable_level_names", a["unreachable_levels"])
             t.add_row(Text(a.get("nome", a["actor"])),
