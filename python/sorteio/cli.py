@@ -90,7 +90,17 @@ def _saved_match(data: object) -> Tuple[object, Optional[str]]:
     return data, None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Takes a closed output pipe before click does (click exits 1 for it)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            quiet_broken_pipe()
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sorteio")
 def cli() -> None:
     """GDD 06 "Sorteio": play, preview, validate and simulate the card draw."""
