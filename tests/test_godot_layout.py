@@ -81,7 +81,8 @@ def test_demo_layout_is_fixed_card_rect_and_level_option_buttons(tmp_path, resol
     width, height = (int(v) for v in resolution.split("x"))
     assert f"SHOTS window=({width}, {height})" in log
     for check in ("the card keeps its rect", "option buttons at one height", "card fits the window",
-                  "measured on many cards, the end screen and a long seed"):
+                  "measured on many cards, the end screen and a long seed",
+                  "each card shows Python's texto and its mode's name"):
         assert f"CHECK ok {check}" in log
     rects = set(re.findall(r"LAYOUT (?:first card|end screen|long seed) card=(\S+ \S+)", log))
     assert len(rects) == 1, rects  # the same rect at the start, at the ending, with a long seed
