@@ -145,3 +145,13 @@ def test_the_command_in_a_picture_script_header_works_as_written(tmp_path, scrip
     assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
     for made in DEMO.parent.glob("shot.png"):
         made.unlink()
+
+
+def test_demo_texts_come_from_python_and_deck_text_is_never_bbcode(tmp_path):
+    """The demo shows Python's texto in sentence form and modes by name; a title, option or
+    reason with BBCode in it shows in the log as typed (issue 10: markup a deck carries)."""
+    log = run_script(tmp_path, "test_texts.gd")
+    for check in ("the reason is Python's texto, as a sentence", "ending texto",
+                  "mode by its display name", "a title's BBCode shows as typed",
+                  "option and reason too"):
+        assert f"CHECK ok {check}" in log
