@@ -33,6 +33,8 @@ const NEXT := {
 var events := []
 var failures := 0
 var stale_states := 0
+# Sorteio.year when each turn_ended fired (README: already the next year, but after the last).
+var years_at_turn_end := []
 var sorteio: Node = null
 var seed_value := 7
 var started_ms := 0
@@ -51,6 +53,10 @@ func _start() -> void:
 	for name in SIGNALS:
 		# Connected before the demo: we see every emission, in order, before the demo reacts.
 		sorteio.connect(name, self, "_on_" + name)
+	if sorteio.is_bridge_ready():
+		# The in-process bridge is up as soon as the autoload starts it, before this script ran
+		# (a main scene's _ready would still hear bridge_ready: it comes in the first frame).
+		_on_bridge_ready(sorteio.bridge_kind)
 	var main: Node = load("res://main.tscn").instance()
 	main.autoplay = true
 	main.autoplay_delay = 0.0
@@ -110,6 +116,7 @@ func _on_option_applied(
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, meters: Dictionary) -> void:
+	years_at_turn_end.append([year, sorteio.year, sorteio.phase])
 	_record("turn_ended", [year, cards, short, meters], sorteio.phase in ["turn_start", "ended"])
 
 
@@ -163,6 +170,7 @@ func _check_all(ended: bool) -> void:
 	_check(names.count("match_ended") == 1 and names[-1] == "match_ended", "match_ended last")
 	_check(stale_states == 0, "node state updated before each signal", str(stale_states))
 	_check_order()
+	_check_year_at_turn_end()
 	_check_turns()
 	_check_cards()
 	_check_ranges()
@@ -192,6 +200,19 @@ func _check_order() -> void:
 			break
 		expect = name
 	_check(bad == "", "signals in order", bad)
+
+
+func _check_year_at_turn_end() -> void:
+	var wrong := []
+	for seen in years_at_turn_end:
+		var expected: int = seen[0] if seen[2] == "ended" else seen[0] + 1
+		if seen[1] != expected:
+			wrong.append(seen)
+	_check(
+		not years_at_turn_end.empty() and wrong.empty(),
+		"Sorteio.year at turn_ended is the next year (the same once ended)",
+		str(wrong)
+	)
 
 
 func _check_turns() -> void:

@@ -295,9 +295,12 @@ func _child_said() -> String:
 
 
 func _fix_hint() -> String:
+	# For a game programmer: what to install and where to point the node (addons README).
 	return (
-		"Is sorteio installed in that Python? Set SORTEIO_PYTHON or the project setting "
-		+ "sorteio/python to the interpreter of the venv where you ran `make setup`"
+		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
+		+ "(python3 -m pip install /path/to/sorteio, see addons/sorteio/README.md, Install); "
+		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
+		+ "python_executable at that interpreter"
 	)
 
 
