@@ -10,6 +10,7 @@
 #                                           (screenshot.png, start/mid/low/end.png: the READMEs')
 #
 # PYTHON (default: .venv/bin/python, else python3) must have sorteio installed (pip install -e .).
+# The python-bridge runs use the real pythonscript from PYTHONSCRIPT_DIST (scripts/pythonscript.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -53,7 +54,8 @@ if [ -z "${PYTHON:-}" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 "$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_bridge_server.py \
-  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_godot_layout.py
+  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_pythonscript_install.py \
+  tests/test_godot_layout.py
 if [ "$update_screenshot" -eq 1 ]; then
   cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
   cp build/godot/shots/start.png build/godot/shots/mid.png build/godot/shots/low.png \
