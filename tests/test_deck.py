@@ -329,3 +329,11 @@ def test_out_of_range_errors_say_the_range_and_why(tmp_path, base, name):
     _, error = errors_for(tmp_path, base)
     message = f"{high + 1} is out of range: {name} must be {low} to {high} ({why})"
     assert message in [i.message for i in error.issues]
+
+
+def test_keys_with_newlines_and_control_characters_stay_on_one_line(tmp_path, base):
+    # Found by the deck fuzzer: an effect key "\n\tan" split an error row in two.
+    base["cartas"][0]["opcoes"][0]["efeitos"]["\n\tan\x00"] = 1
+    _, error = errors_for(tmp_path, base)
+    assert len(str(error).splitlines()) == len(error.issues) == 1
+    assert error.issues[0].message == "unknown meter '\\n\\tan\\x00'"

@@ -228,6 +228,17 @@ def clean(value: str) -> str:
     return _SURROGATE.sub("\ufffd", value)
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(value: str) -> str:
+    """``value`` as one line of text: lone surrogates become U+FFFD and control characters
+    (newlines, tabs, NUL, line separators) their escapes (``\\n``, ``\\x00``), so a key or an
+    id quoted in an error message cannot break the line or the terminal."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"),
+                        clean(value))
+
+
 def _too_deep_at(text: str) -> Tuple[int, int]:
     """Line and column where the nesting first goes past ``MAX_NESTING`` (outside strings)."""
     depth, in_string, escaped = 0, False, False

@@ -14,7 +14,16 @@ from pydantic import ValidationError
 
 from .deck import RANGES, Deck, DeckReferenceError, Issue, reference_issues
 from .errors import SorteioError
-from .jsonfile import MAX_FILE_BYTES, JsonFileError, Problem, clean, loads, read_text, scan
+from .jsonfile import (
+    MAX_FILE_BYTES,
+    JsonFileError,
+    Problem,
+    clean,
+    loads,
+    printable,
+    read_text,
+    scan,
+)
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -35,9 +44,11 @@ class DeckError(SorteioError):
     """A deck that cannot be used. ``issues``: list of ``Issue`` (card_id, field, message)."""
 
     def __init__(self, source: str, issues: List[Issue]) -> None:
-        self.source = source
-        self.issues = issues
-        super().__init__("\n".join(format_issue(source, issue) for issue in issues))
+        # Keys, ids and paths come from the user: each row must stay one printable line.
+        self.source = printable(source)
+        self.issues = [Issue(None if i.card_id is None else printable(i.card_id),
+                             printable(i.field), printable(i.message)) for i in issues]
+        super().__init__("\n".join(format_issue(self.source, issue) for issue in self.issues))
 
 
 def format_issue(source: str, issue: Issue) -> str:
