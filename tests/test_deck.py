@@ -337,3 +337,17 @@ def test_keys_with_newlines_and_control_characters_stay_on_one_line(tmp_path, ba
     _, error = errors_for(tmp_path, base)
     assert len(str(error).splitlines()) == len(error.issues) == 1
     assert error.issues[0].message == "unknown meter '\\n\\tan\\x00'"
+
+
+@pytest.mark.parametrize("start, warned", [(19, True), (0, True), (20, False), (50, False)])
+def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, warned):
+    """GDD 06 §5 "Ano 1 ... nenhum ator Furioso (todos em 50)": a deck may start an actor
+    elsewhere, but one starting in the Furioso band (0-19 in the default levels) is warned."""
+    data = copy.deepcopy(base)
+    data["atores"][1]["satisfacao_inicial"] = start
+    warnings = [w for w in deck_warnings(parse_deck(data))
+                if w.field == "atores.1.satisfacao_inicial"]
+    assert bool(warnings) is warned
+    if warned:
+        assert data["atores"][1]["id"] in warnings[0].message
+        assert "nenhum ator Furioso (todos em 50)" in warnings[0].message
