@@ -351,3 +351,25 @@ def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, w
     if warned:
         assert data["atores"][1]["id"] in warnings[0].message
         assert "nenhum ator Furioso (todos em 50)" in warnings[0].message
+
+
+@pytest.mark.parametrize("name", ["\ud800.json", "a\x00b.json", "\udcff"])
+def test_file_names_no_file_system_can_take_are_deck_errors(name):
+    # issue 10: a lone surrogate in a bridge request's deck ended in a traceback.
+    with pytest.raises(DeckError) as caught:
+        load_deck(name)
+    assert caught.value.issues[0].field == "(file)"
+    str(caught.value).encode("utf-8")
+
+
+@pytest.mark.parametrize("deck, words", [
+    ("nope", "no such file (the built-in decks are padrao, curto"),
+    ("\ud800", "not a usable file name"),
+    ("/dev/zero", "not a regular file"),
+])
+def test_the_bridge_handler_reads_decks_through_the_same_loader(deck, words):
+    # issue 10: `start_match(1, "nope")` said only "No such file or directory".
+    from sorteio.bridge.handler import RequestHandler
+
+    reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"deck": deck}})
+    assert reply["error"]["code"] == "deck_error" and words in reply["error"]["message"], reply

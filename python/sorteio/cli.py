@@ -20,7 +20,7 @@ from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
-from .jsonfile import loads, read_text
+from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, out
@@ -57,8 +57,8 @@ def _read_json(path: str) -> object:
     problem (duplicate keys, lone surrogates, too-long numbers) named by its path."""
     data, problems = loads(read_text(path), path)
     if problems:
-        raise SorteioError("\n".join(
-            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+        raise SorteioError("\n".join(printable(
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}")
             for problem in problems))
     return data
 

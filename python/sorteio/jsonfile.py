@@ -56,6 +56,9 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(source, flags)
+    except ValueError as exc:  # a NUL byte, or a lone surrogate the file system cannot encode
+        raise JsonFileError(printable(source), "(file)", f"not a usable file name: "
+                                                         f"{printable(str(exc))}") from None
     except OSError as exc:
         raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
                             exc.errno) from None
