@@ -167,6 +167,9 @@ def _output_folder(out_dir: str) -> Path:
     for name in OUTPUT_FILES:
         if (folder / name).is_dir():
             raise SorteioError(f"--out {out_dir}: {name} is a folder, cannot write the file")
+        if (folder / name).exists() and not (folder / name).is_file():
+            raise SorteioError(f"--out {out_dir}: {name} is not a regular file (a pipe, a "
+                               f"device or a socket), cannot write the file")
     try:
         with tempfile.TemporaryFile(dir=str(folder)):
             pass
