@@ -31,6 +31,7 @@ MAX_NESTING = 64  # a deck nests 6 levels; reported only when json itself gives 
 
 _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_RUN = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
 
 Loc = Tuple[Union[str, int], ...]
 
@@ -154,8 +155,10 @@ def loads(text: str, source: str = "<json>") -> Tuple[Any, List[Problem]]:
             return _LongNumber(len(digits.lstrip("-")))
         return int(digits)
 
+    # The integer hook costs a Python call per number: used only when a long digit run exists.
+    long_run = _LONG_RUN.search(text) is not None
     try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer)
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer if long_run else None)
     except json.JSONDecodeError as exc:
         raise JsonFileError(source, f"(line {exc.lineno}, column {exc.colno})",
                             f"invalid JSON: {exc.msg}") from None
