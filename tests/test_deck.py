@@ -373,3 +373,14 @@ def test_the_bridge_handler_reads_decks_through_the_same_loader(deck, words):
 
     reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"deck": deck}})
     assert reply["error"]["code"] == "deck_error" and words in reply["error"]["message"], reply
+
+
+def test_rows_come_deck_first_then_card_by_card_in_file_order(tmp_path, base):
+    base["cartas"][3]["opcoes"][0]["efeitos"]["petroleo"] = 1  # a reference error, card 3
+    base["cartas"][1]["titulo"] = 5  # a schema error, card 1
+    base["cartas"][3]["titulo"] = ""  # a schema error, card 3
+    base["parametros"]["cartas_por_turno"] = 99  # deck level
+    _, error = errors_for(tmp_path, base)
+    assert [i.field for i in error.issues] == [
+        "parametros.cartas_por_turno", "cartas.1.titulo", "cartas.3.titulo",
+        "cartas.3.opcoes.0.efeitos"]

@@ -7,6 +7,7 @@ error reports both, not one round after the other (issue 8).
 """
 
 import errno
+import re
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Set, Tuple, Union
 
@@ -106,13 +107,26 @@ def parse_deck(data: Any, source: str = "<deck>",
         deck = Deck.model_validate(data)
     except ValidationError as exc:
         issues.extend(_merge(issues, issues_from(exc, data)))
-        raise DeckError(source, issues) from None
+        raise DeckError(source, _in_deck_order(issues)) from None
     except RecursionError:  # not expected: json's own limit stops deeper data first
         issues.append(Issue(None, "(deck)", "nested too deeply to check"))
         raise DeckError(source, issues) from None
     if issues:
-        raise DeckError(source, issues)
+        raise DeckError(source, _in_deck_order(issues))
     return deck
+
+
+_CARD_FIELD = re.compile(r"cartas\.(\d+)(\.|$)")
+
+
+def _in_deck_order(issues: List[Issue]) -> List[Issue]:
+    """Rows about the whole deck first, then card by card in file order (a card's rows
+    together), each group in the order found."""
+    def card_position(issue: Issue) -> int:
+        match = _CARD_FIELD.match(issue.field)
+        return int(match.group(1)) if match else -1
+
+    return sorted(issues, key=card_position)
 
 
 def _field(loc: Sequence[Any]) -> str:
