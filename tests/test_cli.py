@@ -255,10 +255,15 @@ def test_the_sorteio_command_and_python_m_sorteio_run_the_cli():
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
-def test_a_fifo_as_save_or_out_target_is_refused_before_any_work(tmp_path):
+def test_a_fifo_as_save_target_is_refused_before_playing(tmp_path):
     fifo = tmp_path / "s.json"
     os.mkfifo(fifo)
     assert "not a regular file" in sorteio("play", "--save", str(fifo), check_code=2).stderr
+
+
+@pytest.mark.plots  # --out needs matplotlib, checked first
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_in_the_out_folder_is_refused_before_the_sweep(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     os.mkfifo(out / "sweep.csv")

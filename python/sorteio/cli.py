@@ -39,6 +39,7 @@ def say(console: Console, label: str, style: str, text: str) -> None:
     """``label: text`` with ``label`` styled and ``text`` printed as is (no markup, no emoji)."""
     console.print(Text.assemble((label, style), ": ", printable(text)), soft_wrap=True)
 
+
 DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
 deck_option = click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
 seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
