@@ -276,3 +276,156 @@ def test_deck_summary_counts_playable_cards():
     reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"seed": 1}})
     deck = reply["result"]["deck"]
     assert 0 < deck["playable"] <= deck["cards"]
+
+
+# -- issue 10: text that is not Unicode, numbers that are not JSON, files that are not decks ---
+
+
+def strict_json(text):
+    """``json.loads`` that refuses what is not JSON (``NaN``, ``Infinity``), as Godot's does."""
+
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_lone_surrogate_in_the_token_is_unauthorized_not_a_bug(capsys):
+    handler = RequestHandler(token="right")
+    reply = handler.handle({"id": 1, "token": "\ud800", "method": "ping"})
+    assert reply["error"]["code"] == protocol.UNAUTHORIZED, reply
+    assert "Traceback" not in capsys.readouterr().err
+    assert handler.handle({"id": 2, "token": "right", "method": "ping"})["ok"] is True
+
+
+@pytest.mark.parametrize(
+    "request_, where",
+    [
+        ({"method": "new_match", "params": {"deck": "\ud800.json"}}, "params.deck"),
+        ({"method": "new_match", "params": {"deck": "a\udfffb"}}, "params.deck"),
+        ({"method": "ping\udc00"}, "method"),
+        ({"method": "ping", "params": {"\ud83d": 1}}, "params"),
+        ({"method": "load", "params": {"state": {"engine": {"x": ["ok", "\ud800"]}}}},
+         "params.state.engine.x.1"),
+    ],
+)
+def test_lone_surrogates_anywhere_in_a_request_are_bad_requests(capsys, request_, where):
+    """JSON's \\uD800 escape decodes to a lone surrogate, which no UTF-8 text can hold: the
+    request is refused naming the field, the reply is valid UTF-8 JSON, and nothing is logged."""
+    handler = RequestHandler()
+    reply = handler.handle(dict(request_, id=3))
+    assert reply["id"] == 3
+    assert reply["error"]["code"] == protocol.BAD_REQUEST, reply
+    assert where in reply["error"]["message"] and "surrogate" in reply["error"]["message"]
+    protocol.encode_frame(reply)  # encodable: the message does not quote the surrogate raw
+    assert capsys.readouterr().err == ""
+    assert handler.handle({"id": 4, "method": "ping"})["ok"] is True
+
+
+def test_a_lone_surrogate_through_handle_json_is_answered_in_utf8():
+    handler = RequestHandler()
+    text = '{"id": 5, "method": "new_match", "params": {"deck": "\\ud800"}}'
+    reply = handler.handle_json(text)
+    reply.encode("utf-8")  # what godot-python hands to Godot must be real text
+    assert strict_json(reply)["error"]["code"] == protocol.BAD_REQUEST
+    assert strict_json(handler.handle_json('{"id": "\\udfff", "method": "ping"}'))["id"] is None
+
+
+def test_a_surrogate_pair_is_text_and_is_accepted():
+    handler = RequestHandler()
+    reply = handler.handle({"id": "\U0001f600", "method": "ping"})  # from "\ud83d\ude00" in JSON
+    assert reply["ok"] is True and reply["id"] == "\U0001f600"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": 1e400, "method": "ping"}',
+        '{"id": -1e400, "method": "ping"}',
+        '{"id": NaN, "method": "ping"}',
+        '{"id": Infinity, "method": "ping"}',
+        '{"id": 1, "method": "ping", "params": {"x": -Infinity}}',
+        '{"id": 1, "method": "new_match", "params": {"seed": 1e999}}',
+    ],
+)
+def test_numbers_json_cannot_carry_are_refused_and_replies_stay_json(text):
+    handler = RequestHandler()
+    reply = strict_json(handler.handle_json(text))  # the reply itself is strict JSON
+    assert reply["ok"] is False and reply["id"] is None, reply
+    assert reply["error"]["code"] == protocol.BAD_FRAME
+    assert "number" in reply["error"]["message"]
+
+
+@pytest.mark.parametrize("bad_id", [float("inf"), float("-inf"), float("nan")])
+def test_an_id_that_is_not_a_finite_number_is_a_bad_request(bad_id):
+    reply = RequestHandler().handle({"id": bad_id, "method": "ping"})
+    assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_REQUEST
+    assert "finite" in reply["error"]["message"]
+    strict_json(protocol.encode_text(reply))
+
+
+def test_a_reply_that_is_not_strict_json_is_never_sent():
+    with pytest.raises(protocol.FrameError):
+        protocol.encode_text({"id": 1, "ok": True, "result": {"x": float("nan")}})
+    with pytest.raises(protocol.FrameError):
+        protocol.encode_frame({"id": 1, "ok": True, "result": {"x": "\ud800"}})
+
+
+def _fifo(tmp_path):
+    import os
+
+    path = tmp_path / "fila.json"
+    os.mkfifo(str(path))
+    return path
+
+
+def _unblock_later(path, after):
+    """Open the FIFO for writing after ``after`` s, so a reader stuck on it is released."""
+    import contextlib
+    import os
+    import threading
+
+    def open_writer():
+        import time
+
+        time.sleep(after)
+        with contextlib.suppress(OSError):
+            os.close(os.open(str(path), os.O_RDWR))  # O_RDWR: does not wait for a reader
+
+    thread = threading.Thread(target=open_writer, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
+def test_a_deck_that_is_not_a_regular_file_is_a_deck_error(tmp_path, kind):
+    import time
+
+    path = {"fifo": lambda: _fifo(tmp_path), "dev-zero": lambda: "/dev/zero",
+            "folder": lambda: tmp_path}[kind]()
+    if kind == "fifo":
+        _unblock_later(path, after=5)
+    handler = RequestHandler()
+    started = time.monotonic()
+    reply = call(handler, "new_match", deck=str(path))
+    assert time.monotonic() - started < 4, "the handler waited on the file"
+    assert reply["error"]["code"] == protocol.DECK_ERROR, reply
+    assert str(path) in reply["error"]["message"]
+    assert "regular file" in reply["error"]["message"] or "folder" in reply["error"]["message"]
+    assert handler.engine is None
+
+
+def test_slow_methods_do_their_work_without_touching_the_match():
+    """``job(request)``: what may take long (``work``) changes nothing; ``finish`` commits."""
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    before = handler.engine
+    job = handler.job({"id": 7, "method": "new_match", "params": {"seed": 2}})
+    assert job.slow
+    outcome = job.run()
+    assert handler.engine is before and handler.seed == 1  # nothing committed yet
+    reply = job.finish(outcome)
+    assert reply["id"] == 7 and reply["result"]["seed"] == 2 and handler.seed == 2
+    assert not handler.job({"id": 8, "method": "state"}).slow
+    refused = handler.job({"id": 9, "method": "nope"})
+    assert not refused.slow and refused.finish(refused.run())["error"]["code"] == "unknown_method"
