@@ -31,6 +31,7 @@ UNKNOWN_METHOD = "unknown_method"
 NO_MATCH = "no_match"  # a match method before new_match / load
 DECK_ERROR = "deck_error"  # the deck file cannot be used
 RULE_ERROR = "rule_error"  # the engine refused (wrong phase, bad option, bad state)
+TIMEOUT = "timeout"  # slow work (a deck read or compiled) passed the server's time bound
 INTERNAL_ERROR = "internal_error"  # a bug: reported, never fatal to the server
 
 
