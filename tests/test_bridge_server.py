@@ -669,7 +669,7 @@ def test_a_crowd_of_idle_sockets_does_not_lock_the_game_out(tmp_path):
         info = json.loads(port_file.read_text())
         for _ in range(300):
             sock = socket.socket()
-            sock.settimeout(2)
+            sock.settimeout(5)
             try:
                 sock.connect(("127.0.0.1", info["port"]))
             except OSError:
@@ -751,3 +751,26 @@ def test_the_error_file_does_not_follow_a_symlink(tmp_path):
     planted.symlink_to(victim)
     write_error_file(str(planted), "error: x")
     assert victim.read_text() == "precious"
+
+
+def test_asyncio_errors_are_one_line_each_and_rate_limited(capsys, monkeypatch):
+    """What flooded stderr (20,458 lines in 10 s): asyncio's accept error, with a traceback,
+    over and over. Now one line, then silence for LOG_INTERVAL, then one line with the count."""
+    from sorteio.bridge import server as bridge_server
+
+    log = bridge_server._RateLimitedLog()
+    clock = [100.0]
+    monkeypatch.setattr(bridge_server.time, "monotonic", lambda: clock[0])
+    error = OSError(24, "Too many open files")
+    for _ in range(1000):
+        log(None, {"message": "socket.accept() out of system resource", "exception": error})
+    log(None, {"message": "another kind"})
+    clock[0] += bridge_server.LOG_INTERVAL + 1
+    log(None, {"message": "socket.accept() out of system resource", "exception": error})
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "sorteio-bridge: socket.accept() out of system resource: [Errno 24] Too many open files",
+        "sorteio-bridge: another kind",
+        "sorteio-bridge: socket.accept() out of system resource: [Errno 24] Too many open files"
+        " (999 more like it since the last line)",
+    ]

@@ -129,12 +129,34 @@ def lone_surrogate(value: Any) -> Optional[Tuple[str, str]]:
     """The first string (a key or a value) in decoded JSON that holds a lone surrogate, as
     ``(field path, the code point written as an escape)``, or None. JSON's ``\\ud800`` escape
     decodes to one; no UTF-8 text can carry it (a file name, a reply). Walks without recursion,
-    so any depth ``json`` accepted is fine."""
+    so any depth ``json`` accepted is fine; paths are built only once one is found."""
+    if not _has_lone_surrogate(value):
+        return None
     for path, text in _strings(value):
         found = _SURROGATE.search(text)
         if found:
             return ".".join(path) or "(request)", f"\\u{ord(found.group()):04x}"
-    return None
+    return None  # not reached: the first pass found one
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    # The fast pass over every request: no paths, ASCII strings skipped at C speed.
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    search = _SURROGATE.search
+    while stack:
+        item = pop()
+        if isinstance(item, str):
+            if not item.isascii() and search(item):
+                return True
+        elif isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and not key.isascii() and search(key):
+                    return True
+            extend(item.values())
+        elif isinstance(item, list):
+            extend(item)
+    return False
 
 
 def _strings(value: Any) -> Iterator[Tuple[Tuple[str, ...], str]]:
@@ -151,16 +173,6 @@ def _strings(value: Any) -> Iterator[Tuple[Tuple[str, ...], str]]:
                 stack.append(((*path, _printable(key)), child))
         elif isinstance(item, list):
             stack.extend(((*path, str(n)), child) for n, child in enumerate(item))
-
-
-def error_reply(request_id: Optional[Any], code: str, message: str) -> Dict[str, Any]:
-    """The reply for a refused request (``request_id`` may be None when it was unreadable)."""
-    return {"id": request_id, "ok": False, "error": {"code": code, "message": message}}
-
-
-def ok_reply(request_id: Optional[Any], result: Dict[str, Any]) -> Dict[str, Any]:
-    """The reply for a request that succeeded."""
-    return {"id": request_id, "ok": True, "result": result}
 
 
 def _printable(key: Any) -> str:

@@ -188,7 +188,7 @@ class _RateLimitedLog:
         if exc is not None:
             line += f": {exc}"
         if muted:
-            line += f" ({muted} more like it in the last {LOG_INTERVAL:.0f} s)"
+            line += f" ({muted} more like it since the last line)"
         print(line, file=sys.stderr, flush=True)
 
 
