@@ -175,6 +175,16 @@ def _strings(value: Any) -> Iterator[Tuple[Tuple[str, ...], str]]:
             stack.extend(((*path, str(n)), child) for n, child in enumerate(item))
 
 
+def error_reply(request_id: Optional[Any], code: str, message: str) -> Dict[str, Any]:
+    """The reply for a refused request (``request_id`` may be None when it was unreadable)."""
+    return {"id": request_id, "ok": False, "error": {"code": code, "message": message}}
+
+
+def ok_reply(request_id: Optional[Any], result: Dict[str, Any]) -> Dict[str, Any]:
+    """The reply for a request that succeeded."""
+    return {"id": request_id, "ok": True, "result": result}
+
+
 def _printable(key: Any) -> str:
     # A path names the field in an error message, which must itself be valid text.
     return _SURROGATE.sub("?", key) if isinstance(key, str) else str(key)
