@@ -27,22 +27,17 @@ every other method runs whole in ``finish``.
 
 import hmac
 import math
-import os
 import secrets
-import stat
 import sys
 import traceback
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
-from ..deck import Issue
-from ..loader import BUILTIN_DECKS, DeckError, SorteioError, load_deck, resolve_deck_path
+from ..loader import DeckError, SorteioError, load_deck
 from . import protocol
 
 PROTOCOL_VERSION = 1
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
-# A deck file larger than this is refused before it is read (the same bound as the loader's).
-DECK_FILE_LIMIT = 64 * 1024 * 1024
 
 
 class RequestError(Exception):
@@ -71,30 +66,6 @@ def _id_problem(value: Any) -> Optional[str]:
         return None
     # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
     return "'id' must be a number, a string or null"
-
-
-def check_deck_file(source: Optional[str]) -> None:
-    """Refuse a deck path that is not a regular file of at most ``DECK_FILE_LIMIT`` bytes before
-    anything opens it: a FIFO would block the reader forever, ``/dev/zero`` would fill the memory.
-    ``DeckError`` names the file. A path that does not exist is left to the loader's own error.
-    (The loader is getting the same check on the opened file, issue 10; this one keeps the bridge
-    safe on its own.)"""
-    if source is None or source in BUILTIN_DECKS or not source.strip():
-        return
-    path = resolve_deck_path(source)
-    try:
-        info = os.stat(str(path))
-    except OSError:
-        return
-    if stat.S_ISDIR(info.st_mode):
-        problem = "is a folder, not a deck file: give the path of a .json file"
-    elif not stat.S_ISREG(info.st_mode):
-        problem = "not a regular file (a pipe, a device or a socket): give the path of a .json file"
-    elif info.st_size > DECK_FILE_LIMIT:
-        problem = f"{info.st_size} bytes, over the {DECK_FILE_LIMIT}-byte limit of a deck file"
-    else:
-        return
-    raise DeckError(str(path), [Issue(None, "(file)", problem)])
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -376,7 +347,6 @@ class RequestHandler:
             raise RequestError(
                 protocol.BAD_REQUEST, f"'seed' must be from 0 to {SEED_LIMIT - 1}, not {seed}"
             )
-        check_deck_file(source or None)
         deck = load_deck(source or None)
         engine = self.engine_cls(deck, seed=seed)
         result = {
@@ -433,7 +403,6 @@ class RequestHandler:
         source = state.get("deck")
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
-        check_deck_file(source or None)
         deck = load_deck(source or None)
         engine = self.engine_cls.from_state(deck, state["engine"])
         seed = state.get("seed")
