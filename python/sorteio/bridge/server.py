@@ -107,7 +107,8 @@ def _create_new(target: Path) -> Tuple[Path, int]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     flags |= getattr(os, "O_CLOEXEC", 0)
     while True:
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        # Named after the target, so a game's stale-file cleanup (<port file>*) also finds it.
+        tmp = target.with_name(f"{target.name}.{secrets.token_hex(6)}.tmp")
         try:
             return tmp, os.open(str(tmp), flags, 0o600)
         except FileExistsError:
