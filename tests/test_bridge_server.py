@@ -3,6 +3,7 @@
 Every bad client gets an error reply or a closed connection, and the server keeps serving.
 """
 
+import contextlib
 import json
 import os
 import socket
@@ -774,3 +775,53 @@ def test_asyncio_errors_are_one_line_each_and_rate_limited(capsys, monkeypatch):
         "sorteio-bridge: socket.accept() out of system resource: [Errno 24] Too many open files"
         " (999 more like it since the last line)",
     ]
+
+
+def _server_side_sockets(port):
+    """Sockets of this process whose local port is ``port`` (the in-thread server's side of
+    its connections, the listening one included), from /proc/net/tcp and /proc/self/fd."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if int(fields[1].split(":")[1], 16) == port:
+                    inodes.add(fields[9])
+    fds = os.listdir("/proc/self/fd")
+    links = [os.readlink(f"/proc/self/fd/{fd}") for fd in fds if _is_link(f"/proc/self/fd/{fd}")]
+    return sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in inodes)
+
+
+def _is_link(path):
+    try:
+        os.readlink(path)
+    except OSError:
+        return False
+    return True
+
+
+def test_a_garbage_sender_that_reads_nothing_is_closed_at_the_deadline(tmp_path, monkeypatch):
+    """Before the token, a client that sends bad frames and never reads the error replies
+    fills the server's send buffer: the server must not wait on it past AUTH_TIMEOUT."""
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("counts sockets in /proc")
+    from sorteio.bridge import server as bridge_server
+
+    monkeypatch.setattr(bridge_server, "AUTH_TIMEOUT", 2.0)
+    with thread_server(tmp_path) as info:
+        baseline = _server_side_sockets(info["port"])  # the listening socket
+        flood = socket.socket()
+        flood.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        flood.connect(("127.0.0.1", info["port"]))
+        flood.settimeout(0.2)
+        stop_sending = time.monotonic() + 1.5  # well before the deadline: the server is then
+        with contextlib.suppress(OSError):  # stuck writing replies no one reads
+            while time.monotonic() < stop_sending:
+                flood.sendall(struct.pack(">I", 0) * 5000)  # empty frames: one reply each
+        assert _server_side_sockets(info["port"]) > baseline, "closed too early to tell"
+        deadline = time.monotonic() + 5
+        while _server_side_sockets(info["port"]) > baseline and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _server_side_sockets(info["port"]) == baseline, "the server kept the socket"
+        flood.close()
+        assert alive(info)

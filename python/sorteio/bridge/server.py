@@ -48,6 +48,7 @@ MAX_PENDING = 32  # connections waiting for that first request, at most (fewer a
 WORK_TIMEOUT = 30.0  # seconds a slow request (new_match, load) may take, waiting included
 WORK_THREADS = 2  # slow requests running at once (the rest wait their turn)
 LOG_INTERVAL = 10.0  # seconds between two lines about the same kind of asyncio error
+CLOSE_TIMEOUT = 5.0  # seconds a closing socket may take to flush before it is aborted
 PARENT_POLL = 0.5  # seconds between checks that the parent process is alive
 PID_LIMIT = 2**31  # a PID is a positive C int
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
@@ -167,6 +168,10 @@ def pending_limit() -> int:
     return max(2, min(MAX_PENDING, soft // 4))
 
 
+class _NotInTime(Exception):
+    """A connection did not send a request with the token within ``AUTH_TIMEOUT``."""
+
+
 class _RateLimitedLog:
     """asyncio's exception handler: one line per kind of error, at most one per LOG_INTERVAL s
     (a server out of file descriptors must not flood the game's console)."""
@@ -216,6 +221,9 @@ class BridgeServer:
         self._admit(writer)
         try:
             await self._serve_client(reader, writer)
+        except _NotInTime:
+            self._pending.pop(writer, None)
+            self._shut(writer, f"closed: no request with the token within {AUTH_TIMEOUT:g} s")
         except (ConnectionError, asyncio.IncompleteReadError):
             self.say(f"client {peer} dropped mid-frame")
         except asyncio.TimeoutError:
@@ -223,8 +231,12 @@ class BridgeServer:
         finally:
             self._pending.pop(writer, None)
             writer.close()
-            with contextlib.suppress(ConnectionError, OSError):
-                await writer.wait_closed()
+            try:  # a peer that reads nothing must not keep its socket open here forever
+                await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
+            except asyncio.TimeoutError:
+                writer.transport.abort()
+            except (ConnectionError, OSError):
+                pass
             self.say(f"client {peer} closed")
 
     def _admit(self, writer: asyncio.StreamWriter) -> None:
@@ -239,53 +251,60 @@ class BridgeServer:
         self._pending[writer] = time.monotonic()
 
     def _shut(self, writer: asyncio.StreamWriter, message: str) -> None:
-        # Best effort, never waits: one error reply if the socket takes it, then close.
+        # Never waits: one error reply (sent at once when the socket has room), then the socket
+        # is aborted, so a peer that reads nothing cannot keep it open.
         with contextlib.suppress(Exception):
             reply = protocol.error_reply(None, protocol.UNAUTHORIZED, message)
             writer.write(protocol.encode_frame(reply))
-        writer.close()
+        writer.transport.abort()
+
+    async def _within(
+        self, writer: asyncio.StreamWriter, deadline: float, step: Any, limit: Optional[float]
+    ) -> Any:
+        """Await ``step`` for at most ``limit`` s (None: no limit) and, while the connection has
+        not sent the token, not past ``deadline`` (then ``_NotInTime``)."""
+        if writer in self._pending:
+            left = max(0.0, deadline - time.monotonic())
+            if limit is None or left < limit:
+                try:
+                    return await asyncio.wait_for(step, left)
+                except asyncio.TimeoutError:
+                    raise _NotInTime() from None
+        if limit is None:
+            return await step
+        return await asyncio.wait_for(step, limit)
 
     async def _serve_client(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         deadline = time.monotonic() + AUTH_TIMEOUT
         while True:
-            waiting = writer in self._pending
-            left = deadline - time.monotonic() if waiting else None
+            step = reader.readexactly(protocol.HEADER_SIZE)
             try:
-                header = await asyncio.wait_for(reader.readexactly(protocol.HEADER_SIZE), left)
+                header = await self._within(writer, deadline, step, None)
             except asyncio.IncompleteReadError as exc:
                 if exc.partial:
                     raise
                 return  # clean close between frames
-            except asyncio.TimeoutError:
-                if not waiting:
-                    raise
-                message = f"closed: no request with the token within {AUTH_TIMEOUT:g} s"
-                self._pending.pop(writer, None)
-                self._shut(writer, message)
-                return
             try:
                 length = protocol.frame_length(header)
             except protocol.FrameError as exc:
-                await self._send(writer, protocol.error_reply(None, exc.code, str(exc)))
+                reply = protocol.error_reply(None, exc.code, str(exc))
+                await self._send(writer, deadline, reply)
                 if exc.fatal:
                     return  # cannot skip an oversized body safely: close
                 continue
-            body_timeout = BODY_TIMEOUT
-            if waiting:
-                body_timeout = max(0.0, min(body_timeout, deadline - time.monotonic()))
-            body = await asyncio.wait_for(reader.readexactly(length), body_timeout)
+            body = await self._within(writer, deadline, reader.readexactly(length), BODY_TIMEOUT)
             self.requests += 1
             try:
                 request = protocol.decode_body(body)
             except protocol.FrameError as exc:
-                await self._send(writer, protocol.error_reply(None, exc.code, str(exc)))
+                await self._send(writer, deadline, protocol.error_reply(None, exc.code, str(exc)))
                 continue
-            if waiting and self.handler.authorized(request):
+            if writer in self._pending and self.handler.authorized(request):
                 self._pending.pop(writer, None)  # it has the token: no deadline from now on
             reply = await self._answer(self.handler.job(request))
-            await self._send(writer, reply)
+            await self._send(writer, deadline, reply)
             if not reply["ok"] and reply["error"]["code"] == protocol.UNAUTHORIZED:
                 return  # a client without the token gets one answer, then the door
 
@@ -329,14 +348,15 @@ class BridgeServer:
             raise
         return await asyncio.shield(done)
 
-    async def _send(self, writer: asyncio.StreamWriter, reply: dict) -> None:
+    async def _send(self, writer: asyncio.StreamWriter, deadline: float, reply: dict) -> None:
         try:
             frame = protocol.encode_frame(reply)
         except protocol.FrameError as exc:
             code = protocol.INTERNAL_ERROR
             frame = protocol.encode_frame(protocol.error_reply(None, code, str(exc)))
         writer.write(frame)
-        await writer.drain()
+        # Before the token, a peer that sends garbage and reads no reply is not waited for.
+        await self._within(writer, deadline, writer.drain(), None)
 
 
 async def _watch_parent(pid: int, stop: asyncio.Event) -> None:
