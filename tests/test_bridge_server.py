@@ -744,7 +744,7 @@ def start_server_at(port_file: Path):
 
 
 def test_the_error_file_does_not_follow_a_symlink(tmp_path):
-    from sorteio.bridge.server import write_error_file
+    from sorteio.bridge.portfile import write_error_file
 
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")

@@ -27,7 +27,6 @@ User errors (port in use or out of range, port file not writable, bad parent PID
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import secrets
 import signal
@@ -35,11 +34,18 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from ..errors import SorteioError
 from . import protocol
 from .handler import Job, Outcome, RequestHandler
+from .portfile import (
+    create_new,
+    make_private_dirs,
+    remove_port_file,
+    write_error_file,
+    write_port_file,
+)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 BODY_TIMEOUT = 10.0  # seconds a started frame may take to arrive in full
@@ -82,66 +88,11 @@ def check_port_file(path: str) -> None:
         if target.is_dir():
             raise IsADirectoryError(21, "Is a directory")
         make_private_dirs(target.parent)
-        probe, fd = _create_new(target)
+        probe, fd = create_new(target)
         os.close(fd)
         os.remove(str(probe))
     except OSError as exc:
         raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
-
-
-def make_private_dirs(folder: Path) -> None:
-    """Create ``folder`` and its missing parents with mode 0700 (``mkdir -p`` would give the
-    parents the default mode); folders that exist are left as they are."""
-    missing = []
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    for level in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(str(level), 0o700)
-
-
-def _create_new(target: Path) -> Tuple[Path, int]:
-    """A new file beside ``target`` with a random name, mode 0600, that is no one else's: O_EXCL
-    fails on anything already there and O_NOFOLLOW on a symlink, so a file or symlink another
-    user planted is never opened, let alone truncated (issue 10)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0)
-    while True:
-        # Named after the target, so a game's stale-file cleanup (<port file>*) also finds it.
-        tmp = target.with_name(f"{target.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            return tmp, os.open(str(tmp), flags, 0o600)
-        except FileExistsError:
-            continue  # a name taken by chance (or planted): draw another
-
-
-def write_port_file(path: str, port: int, token: str) -> Tuple[int, int]:
-    """Write ``{"port", "token", "pid"}`` atomically, readable by the owner only: a new private
-    file (see ``_create_new``) renamed over ``path`` (a symlink there is replaced, not followed).
-    Returns the file's ``(st_dev, st_ino)``, so the server removes only its own file."""
-    target = Path(path)
-    make_private_dirs(target.parent)
-    tmp, fd = _create_new(target)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"port": port, "token": token, "pid": os.getpid()}, handle)
-            handle.flush()
-            info = os.fstat(handle.fileno())
-        os.replace(str(tmp), str(target))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(str(tmp))
-        raise
-    return info.st_dev, info.st_ino
-
-
-def remove_port_file(path: str, identity: Tuple[int, int]) -> None:
-    """Remove the port file if it is still the one this server wrote."""
-    with contextlib.suppress(OSError):
-        info = os.lstat(path)
-        if (info.st_dev, info.st_ino) == identity:
-            os.remove(path)
 
 
 def _process_alive(pid: int) -> bool:
@@ -503,15 +454,6 @@ LAUNCHER = (
     "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
     "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
-
-
-def write_error_file(path: str, text: str) -> None:
-    """Best effort; O_NOFOLLOW: a symlink planted at ``path`` is not followed (issue 10)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    with contextlib.suppress(OSError):
-        fd = os.open(path, flags, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
 
 
 def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> int:
