@@ -191,16 +191,12 @@ class RequestHandler:
         }
         # Methods whose slow part runs off the socket server's event loop: name -> (work, finish).
         # ``work(params)`` may take long and must not touch ``self``; ``finish(work's value)``
-        # commits and returns the result (``_as_is`` for a method that changes nothing, such as
+        # commits and returns the result (the identity for a method that changes nothing, such as
         # checking a deck). Each is also in ``_methods`` (run whole, in place).
         self._background: Dict[str, Tuple[Callable[[Dict[str, Any]], Any], Callable]] = {
             "new_match": (self._prepare_new_match, self._start_match),
             "load": (self._prepare_load, self._start_match),
         }
-
-    @staticmethod
-    def _as_is(result: Dict[str, Any]) -> Dict[str, Any]:
-        return result
 
     @property
     def methods(self) -> list:
