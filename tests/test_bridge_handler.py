@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sorteio.bridge import protocol
 from sorteio.bridge.handler import RequestHandler
@@ -429,3 +431,62 @@ def test_slow_methods_do_their_work_without_touching_the_match():
     assert not handler.job({"id": 8, "method": "state"}).slow
     refused = handler.job({"id": 9, "method": "nope"})
     assert not refused.slow and refused.finish(refused.run())["error"]["code"] == "unknown_method"
+
+
+# Hypothesis itself cannot carry lone surrogates (it marks such examples invalid), so text is
+# drawn with stand-ins ("\u00a7", "\u00b6") that the test turns into "\ud800" and "\udfff".
+_SURROGATE_STAND_INS = {"\u00a7": "\ud800", "\u00b6": "\udfff"}
+_CHARS = st.one_of(st.characters(), st.sampled_from(sorted(_SURROGATE_STAND_INS)))
+_ANY_TEXT = st.text(_CHARS, max_size=8)
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+    _ANY_TEXT, st.sampled_from(["padrao", "curto", ".", "/dev/null", "\u00a7", "x\u00b6"]),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(_ANY_TEXT, inner, max_size=3)),
+    max_leaves=8,
+)
+_METHODS = st.sampled_from(["ping", "new_match", "draw", "choose", "state", "start_turn"])
+_FIELDS = st.sampled_from(["id", "token", "method", "params", "deck", "seed", "option", "key"])
+
+
+def _with_surrogates(value):
+    if isinstance(value, str):
+        for stand_in, surrogate in _SURROGATE_STAND_INS.items():
+            value = value.replace(stand_in, surrogate)
+        return value
+    if isinstance(value, list):
+        return [_with_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_with_surrogates(k): _with_surrogates(v) for k, v in value.items()}
+    return value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=True)
+@given(method=_METHODS, field=_FIELDS, garbage=st.one_of(_ANY_TEXT, _VALUES))
+def test_any_request_gets_a_strict_json_reply_and_no_traceback(method, field, garbage):
+    """The class behind issue 10's surrogate and NaN findings: a valid request with any one
+    field (or a param, or a param's key) replaced by garbage (lone surrogates, NaN, infinities,
+    nesting, wrong types) is answered with strict UTF-8 JSON, and no refusal reads as a bug."""
+    import contextlib
+    import io
+
+    garbage = _with_surrogates(garbage)
+    handler = RequestHandler(token="right")
+    request = {"id": 1, "token": "right", "method": method, "params": {"seed": 1}}
+    if field in request:
+        request[field] = garbage
+    elif field == "key":
+        request["params"] = {str(garbage): 1}
+    else:
+        request["params"][field] = garbage
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        reply = handler.handle(request)
+    strict_json(protocol.encode_frame(reply)[4:].decode("utf-8"))
+    if not reply["ok"]:
+        assert reply["error"]["code"] != protocol.INTERNAL_ERROR, (request, reply)
+    assert err.getvalue() == "", err.getvalue()
