@@ -9,6 +9,8 @@ extends SceneTree
 # - draw: Sorteio.draw_next_card() (request, engine, reply, JSON parse, signal);
 # - match: a whole match from start_match() to match_ended (28 draws when it runs to year 4);
 # - new_match: start_match() alone (the deck file read and checked, the engine built);
+# - draw_request: the bridge's request("draw") alone (JSON both ways, the engine; no node state
+#   or signals), in matches played through request() only;
 # - ping: a bare request round trip.
 
 var mode := "socket"
@@ -82,8 +84,13 @@ func _run() -> void:
 	_report("draw", draws)
 	_report("match", match_times)
 	_report("new_match", new_matches)
-	var pings := []
 	var bridge = sorteio.get("_bridge")
+	var requests := []
+	var deck: String = sorteio.call("_deck_for_python", "res://decks/padrao.json")
+	for match_seed in range(1, matches_wanted + 1):
+		_raw_match(bridge, deck, match_seed, requests)
+	_report("draw_request", requests)
+	var pings := []
 	for _i in range(draws.size()):
 		var before := OS.get_ticks_usec()
 		bridge.request("ping", {})
@@ -91,6 +98,25 @@ func _run() -> void:
 	_report("ping", pings)
 	sorteio.stop_bridge()
 	quit(0)
+
+
+func _raw_match(bridge, deck: String, match_seed: int, times: Array) -> void:
+	# A match through the bridge's request() alone, timing each draw request (JSON both ways and
+	# the engine, without the node's bookkeeping and signals).
+	var reply: Dictionary = bridge.request("new_match", {"deck": deck, "seed": match_seed})
+	var phase: String = reply["result"]["snapshot"]["phase"]
+	while phase != "ended":
+		if phase == "turn_start":
+			phase = bridge.request("start_turn", {})["result"]["snapshot"]["phase"]
+		var before := OS.get_ticks_usec()
+		var drawn: Dictionary = bridge.request("draw", {})
+		var took := OS.get_ticks_usec() - before
+		var result: Dictionary = drawn["result"]
+		phase = result["snapshot"]["phase"]
+		if result["draw"] != null:
+			times.append(took)
+			var option := int(result["draw"]["option_order"][0])
+			phase = bridge.request("choose", {"option": option})["result"]["snapshot"]["phase"]
 
 
 func _start(sorteio: Node) -> int:
