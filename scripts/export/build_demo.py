@@ -241,24 +241,43 @@ def pythonscript(command: str, *args: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def build_python(out: Path, build: Path, logs: Path) -> Path:
+def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     folder = out / "python"
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    runtime = Path(pythonscript("runtime"))
+    runtime = shipped_runtime(Path(pythonscript("runtime")), build, logs, paths)
     project = scratch_project(build / ".work" / "python_project")
     pythonscript("install", str(project))
     # The exporting editor loads pythonscript too, so the bridge's .py is exported as a script.
     export_pack(project, folder / PACK, logs)
-    shipped = folder / "addons" / "pythonscript"
-    shutil.copytree(runtime / "addons" / "pythonscript", shipped, symlinks=True)
+    shutil.copytree(runtime, folder / "addons" / "pythonscript", symlinks=True)
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
     (folder / entry).parent.mkdir(parents=True)
     shutil.copy2(ROOT / entry, folder / entry)
-    trim_runtime(shipped / PLATFORM, runtime / "addons" / "pythonscript" / PLATFORM, logs)
     write_launcher(folder, cd_first=True)
     return folder
+
+
+def shipped_runtime(runtime: Path, build: Path, logs: Path, paths: List[str]) -> Path:
+    """addons/pythonscript/ as it ships: trimmed and scrubbed, cached in build/export/.cache/
+    by the runtime (itself keyed by pythonscript's checksum and sorteio's sources) and by this
+    script."""
+    key = f"{runtime.name}-{digest([Path(__file__).resolve()], *paths)}"
+    cached = build / ".cache" / f"runtime-{key}"
+    done = cached.with_name(cached.name + ".done")
+    if done.is_file():
+        return cached
+    for old in cached.parent.glob("runtime-*"):
+        shutil.rmtree(old) if old.is_dir() else old.unlink()
+    say("trimming pythonscript's runtime for shipping")
+    work = cached.with_name(cached.name + ".tmp")
+    shutil.copytree(runtime / "addons" / "pythonscript", work, symlinks=True)
+    trim_runtime(work / PLATFORM, runtime / "addons" / "pythonscript" / PLATFORM, logs)
+    scrub(work, paths)
+    work.rename(cached)
+    done.write_text(key, encoding="utf-8")
+    return cached
 
 
 def trim_runtime(home: Path, source_home: Path, logs: Path) -> None:
@@ -415,9 +434,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         paths = build_paths(runtime_prefixes() if "python" in wanted else [])
         for variant in wanted:
-            folder = build_socket(out, build, logs) if variant == "socket" else build_python(
-                out, build, logs)
-            scrub(folder, paths)
+            if variant == "socket":
+                folder = build_socket(out, build, logs)
+            else:
+                folder = build_python(out, build, logs, paths)
             freezer = build / ".freeze-venv" / "bin" / "python"
             found = leaks(folder, paths, freezer if variant == "socket" else None)
             if found:
