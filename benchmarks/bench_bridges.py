@@ -3,7 +3,7 @@
     python benchmarks/bench_bridges.py [--rounds 3] [--matches 200] [--json FILE]
 
 In one run, on a copy of the demo with the real pythonscript installed (scripts/pythonscript.sh),
-the rounds alternate three configurations, one Godot 3.2.3 process (godot3-server) each:
+the rounds alternate the configurations, one Godot 3.2.3 process (godot3-server) each:
 
 - socket: the socket bridge, the server in this venv's CPython, FastEngine;
 - in-process: the pythonscript bridge (its CPython 3.8), the addon's entry, FastEngine;
@@ -11,9 +11,13 @@ the rounds alternate three configurations, one Godot 3.2.3 process (godot3-serve
   (benchmarks/oracle_entry.py), for issue 9's question: does the oracle meet p99 <= 100 us
   per draw request from GDScript?
 
+With ``make export`` built, two more: the socket bridge with the frozen ``sorteio-serve`` a player
+gets, and the in-process bridge with the shipped (trimmed, precompiled) pythonscript runtime.
+
 Each process (benchmarks/bridges_compare.gd) times the start-up (start_bridge() to a first
-answered ping; the first of a process is cold), ``Sorteio.draw_next_card()``, a whole match
-(start_match() to its end) and a bare ping. Times of all rounds are pooled; prints p50 / p99.
+answered ping; the first of a process is cold), ``Sorteio.draw_next_card()``, the draw request
+alone, a whole match (start_match() to its end), start_match() alone and a bare ping. Times of
+all rounds are pooled; prints p50 / p99.
 Run it on an idle machine: other processes on the same cores raise every figure, p99 most.
 """
 
@@ -31,10 +35,19 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 WORK = ROOT / "build" / "bench"
 ORACLE = "res://bench/oracle_entry.py"
-CONFIGS: List[Tuple[str, str, str]] = [
-    ("socket", "socket", ""),
-    ("in-process", "python", ""),
-    ("in-process, oracle Engine", "python", ORACLE),
+SHIPPED = ROOT / "build" / "export"
+FROZEN = "sorteio-serve"
+# (label, bridge mode, python entry, project: "dev" or "shipped", server for SORTEIO_PYTHON)
+CONFIGS: List[Tuple[str, str, str, str, str]] = [
+    ("socket", "socket", "", "dev", sys.executable),
+    ("in-process", "python", "", "dev", ""),
+    ("in-process, oracle Engine", "python", ORACLE, "dev", ""),
+]
+# With `make export` built: the same from what a player gets (the frozen server; the trimmed,
+# precompiled runtime).
+SHIPPED_CONFIGS = [
+    ("socket, frozen (make export)", "socket", "", "dev", str(SHIPPED / "socket" / FROZEN)),
+    ("in-process, as shipped (make export)", "python", "", "shipped", ""),
 ]
 MEASURES = [
     ("draw", "a draw, `Sorteio.draw_next_card()`", "us"),
@@ -45,6 +58,18 @@ MEASURES = [
     ("startup_cold", "start-up, first in the process (`start_bridge()` to a ping answered)", "ms"),
     ("startup_warm", "start-up, restarted in the same process", "ms"),
 ]
+
+
+def shipped_project(dev: Path) -> Path:
+    """The benchmark project with the exported game's pythonscript runtime in place."""
+    target = WORK / "project_shipped"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(dev, target, symlinks=True, ignore=shutil.ignore_patterns(".import"))
+    runtime = Path("addons") / "pythonscript"
+    shutil.rmtree(target / runtime)
+    shutil.copytree(SHIPPED / "python" / runtime, target / runtime)
+    return target
 
 
 def project() -> Path:
@@ -64,8 +89,8 @@ def project() -> Path:
     return target
 
 
-def run_one(where: Path, mode: str, entry: str, matches: int) -> List[dict]:
-    env = dict(os.environ, LANG="en_US.UTF-8", SORTEIO_PYTHON=sys.executable)
+def run_one(where: Path, mode: str, entry: str, matches: int, server: str) -> List[dict]:
+    env = dict(os.environ, LANG="en_US.UTF-8", SORTEIO_PYTHON=server or sys.executable)
     env.pop("LC_ALL", None)
     env.pop("SORTEIO_BRIDGE_FILE", None)
     xdg = WORK / "xdg"
@@ -93,11 +118,17 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200, help="matches per process")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
-    where = project()
+    projects = {"dev": project()}
+    configs = list(CONFIGS)
+    if (SHIPPED / "socket" / FROZEN).is_file() and (SHIPPED / "python").is_dir():
+        projects["shipped"] = shipped_project(projects["dev"])
+        configs += SHIPPED_CONFIGS
+    else:
+        print("# build/export/ missing: run `make export` to time what a player gets too")
     pooled: Dict[Tuple[str, str], List[int]] = {}
     for _round in range(args.rounds):
-        for label, mode, entry in CONFIGS:
-            for line in run_one(where, mode, entry, args.matches):
+        for label, mode, entry, where, server in configs:
+            for line in run_one(projects[where], mode, entry, args.matches, server):
                 pooled.setdefault((label, line["measure"]), []).extend(line["times"])
     load = os.getloadavg()[0]
     godot = subprocess.run(["godot3-server", "--version"], capture_output=True, text=True)
@@ -105,7 +136,7 @@ def main() -> None:
           f"{platform.python_implementation()} {platform.python_version()}, in-process on "
           f"pythonscript's CPython 3.8; {os.cpu_count()} cores, load average {load:.1f}; "
           f"{args.rounds} rounds x {args.matches} matches per configuration")
-    labels = [label for label, _, _ in CONFIGS]
+    labels = [config[0] for config in configs]
     print("| p50 / p99 | " + " | ".join(labels) + " |")
     print("|---|" + "---|" * len(labels))
     figures = {}
@@ -123,7 +154,9 @@ def main() -> None:
             digits = 1 if unit == "ms" else 0
             cells.append(f"{p50:.{digits}f} / {p99:.{digits}f} {unit} (n={len(times)})")
         print(f"| {name} | " + " | ".join(cells) + " |")
-    for label in labels[1:]:
+    for label in labels:
+        if "in-process" not in label:
+            continue
         for measure in ("draw", "draw_request"):
             got = figures.get(label, {}).get(measure)
             if got:

@@ -273,16 +273,19 @@ def shipped_runtime(runtime: Path, build: Path, logs: Path, paths: List[str]) ->
     say("trimming pythonscript's runtime for shipping")
     work = cached.with_name(cached.name + ".tmp")
     shutil.copytree(runtime / "addons" / "pythonscript", work, symlinks=True)
-    trim_runtime(work / PLATFORM, runtime / "addons" / "pythonscript" / PLATFORM, logs)
+    python38 = runtime / "addons" / "pythonscript" / PLATFORM / "bin" / "python3"
+    trim_runtime(work / PLATFORM, python38, logs)
     scrub(work, paths)
+    run([str(python38), str(HERE / "precompile_zip.py"),
+         str(work / PLATFORM / "lib" / "python38.zip")], logs / "precompile_zip.log")
     work.rename(cached)
     done.write_text(key, encoding="utf-8")
     return cached
 
 
-def trim_runtime(home: Path, source_home: Path, logs: Path) -> None:
-    """Drop what a game does not run, and compile the packages pip installed uncompiled-free of
-    the install folder's path (the .pyc files pip wrote name it)."""
+def trim_runtime(home: Path, python38: Path, logs: Path) -> None:
+    """Drop what a game does not run, and compile the packages pip installed again, free of the
+    install folder's path (the .pyc files pip wrote name it)."""
     for rel in RUNTIME_DROPS:
         target = home / rel
         if target.is_dir() and not target.is_symlink():
@@ -296,7 +299,7 @@ def trim_runtime(home: Path, source_home: Path, logs: Path) -> None:
         shutil.rmtree(cache)
     site = home / "lib" / "python3.8" / "site-packages"
     # The names a traceback shows are relative; Python fixes them up to the real file at import.
-    run([str(source_home / "bin" / "python3"), "-m", "compileall", "-q", "-j", "0",
+    run([str(python38), "-m", "compileall", "-q", "-j", "0",
          "-d", "site-packages", str(site)], logs / "compileall.log")
 
 
