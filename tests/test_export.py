@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,125 @@ def test_the_path_search_finds_what_it_looks_for(tmp_path):
     assert sorted(changed) == ["lib.zip", "libx.so"]
     assert library.stat().st_size == size
     assert set(build_demo.leaks(tmp_path, [needle])) == {"plain.txt"}
+
+
+def run_exported(tmp_path: Path, folder: Path, display: str, env_extra: dict, seed: int):
+    """The exported game run as is (no namespace), with ``env_extra`` over a small environment."""
+    user = tmp_path / "xdg" / "godot" / "app_userdata" / "Sorteio demo"
+    user.mkdir(parents=True, exist_ok=True)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path / "home"),
+        "DISPLAY": display,
+        "LANG": "en_US.UTF-8",
+        "XDG_DATA_HOME": str(tmp_path / "xdg"),
+        **env_extra,
+    }
+    command = [
+        str(folder / build_demo.LAUNCHER),
+        "--audio-driver",
+        "Dummy",
+        "--",
+        "--autoplay",
+        "--delay=0",
+        "--quit-at-end",
+        f"--seed={seed}",
+    ]
+    result = subprocess.run(
+        ["timeout", "-k", "5", str(TIMEOUT), *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=TIMEOUT + 30,
+    )
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_the_frozen_server_beside_the_game_comes_before_python_on_the_path(tmp_path, display):
+    """Lookup order (addons/sorteio/README.md): $SORTEIO_PYTHON, then sorteio-serve beside the
+    game, then the project setting sorteio/python (the demo's says python3), then python3. A
+    python3 on the PATH that notes each call is never asked; $SORTEIO_PYTHON still wins."""
+    folder = built("socket")
+    fakes = tmp_path / "fakes"
+    fakes.mkdir()
+    marker = tmp_path / "asked"
+    for name in ("python3", "python"):
+        fake = fakes / name
+        fake.write_text(f"#!/bin/sh\necho \"$0\" >> '{marker}'\nexit 1\n", encoding="utf-8")
+        fake.chmod(0o755)
+    path = f"{fakes}:{os.environ['PATH']}"
+    code, log = run_exported(tmp_path, folder, display, {"PATH": path}, seed=4)
+    assert not marker.exists(), f"python on the PATH was asked: {marker.read_text()}"
+    assert_whole_match(code, "NO-PYTHON ok\n" + log, seed=4)
+    code, log = run_exported(
+        tmp_path, folder, display, {"PATH": path, "SORTEIO_PYTHON": str(fakes / "python3")}, 4
+    )
+    assert marker.exists(), "SORTEIO_PYTHON was not asked first"
+    assert code != 0 and "bridge_down" in log  # that fake cannot serve: the game says so
+
+
+def test_the_frozen_server_reports_a_start_up_error_and_stops_with_its_bootloader(tmp_path):
+    """The frozen server takes the launcher's arguments (error file first) and writes a start-up
+    error there; killed with SIGKILL as the node does (the bootloader's PID), its Python child
+    still stops cleanly and removes the port file, which holds the token."""
+    server = built("socket") / build_demo.FROZEN
+    error_file = tmp_path / "error.txt"
+    blocked = tmp_path / "a_file"
+    blocked.write_text("", encoding="utf-8")
+    result = subprocess.run(
+        [str(server), str(error_file), "--port", "0", "--port-file", str(blocked / "port.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert error_file.read_text(encoding="utf-8").startswith("error: cannot write the port file")
+    port_file = tmp_path / "port.json"
+    process = subprocess.Popen(
+        [
+            str(server),
+            str(tmp_path / "e2.txt"),
+            "--port",
+            "0",
+            "--port-file",
+            str(port_file),
+            "--parent-pid",
+            str(os.getpid()),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not port_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert port_file.exists(), "the frozen server did not write its port file"
+        children = [
+            int(pid)
+            for pid in Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        ]
+        assert len(children) == 1, "a one-file executable runs its Python as one child"
+        process.kill()  # SIGKILL, like OS.kill() in the node
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while port_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not port_file.exists(), "the port file outlived the server"
+        assert gone(children[0]), "the Python child outlived its bootloader"
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def gone(pid: int, wait: float = 5.0) -> bool:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
