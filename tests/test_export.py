@@ -218,7 +218,7 @@ def machine_paths() -> list:
 def test_shipped_files_hold_no_path_of_the_build_machine(variant):
     folder = built(variant)
     paths = machine_paths()
-    assert str(ROOT) in paths and str(Path.home() / ".pyenv") in paths
+    assert str(ROOT) + os.sep in paths and str(Path.home() / ".pyenv") in paths
     # grep over the raw files, then the scan that also opens zips and the frozen executable.
     grep = subprocess.run(
         ["grep", "-rlF", *[arg for p in paths for arg in ("-e", p)], str(folder)],

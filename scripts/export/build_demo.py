@@ -308,7 +308,8 @@ def trim_runtime(home: Path, python38: Path, logs: Path) -> None:
 
 def build_paths(runtime_prefixes: Iterable[str]) -> List[str]:
     """Absolute paths of this machine a shipped file must not hold (longest first)."""
-    paths = {str(ROOT), str(Path.home() / ".pyenv"), *runtime_prefixes}
+    # The checkout as a folder ("ROOT/"): a short checkout path alone could match unrelated bytes.
+    paths = {str(ROOT) + os.sep, str(Path.home() / ".pyenv"), *runtime_prefixes}
     return sorted((p for p in paths if len(p) > 4), key=len, reverse=True)
 
 
