@@ -23,6 +23,7 @@ freezer (PyInstaller, from PyPI) cannot be installed; 1 any other failure.
 """
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -241,12 +242,18 @@ def pythonscript(command: str, *args: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
+@functools.lru_cache(maxsize=None)
+def pythonscript_runtime() -> Path:
+    """scripts/pythonscript.sh's cached runtime (asked once: it checksums the dist each time)."""
+    return Path(pythonscript("runtime"))
+
+
 def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     folder = out / "python"
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    runtime = shipped_runtime(Path(pythonscript("runtime")), build, logs, paths)
+    runtime = shipped_runtime(pythonscript_runtime(), build, logs, paths)
     project = scratch_project(build / ".work" / "python_project")
     pythonscript("install", str(project))
     # The exporting editor loads pythonscript too, so the bridge's .py is exported as a script.
@@ -316,7 +323,7 @@ def build_paths(runtime_prefixes: Iterable[str]) -> List[str]:
 def runtime_prefixes() -> List[str]:
     """Where the pythonscript build's CPython was configured and built (its sysconfig)."""
     try:
-        home = Path(pythonscript("runtime")) / "addons" / "pythonscript" / PLATFORM
+        home = pythonscript_runtime() / "addons" / "pythonscript" / PLATFORM
     except BuildError:
         return []
     code = ("import json, sysconfig; v = sysconfig.get_config_vars(); print(json.dumps([v.get(k) "
