@@ -21,6 +21,7 @@
 # Exit codes: 0 ok; 3 no pythonscript found (one line on stderr says how to get it); 1 anything
 # else (bad checksum, failed install).
 set -euo pipefail
+shopt -s inherit_errexit  # a failure inside $(...) stops the script too
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VENDOR="$ROOT/../shared/vendor/pythonscript"
 if [ ! -d "$VENDOR" ]; then
@@ -107,9 +108,11 @@ unpack() {
 }
 
 runtime() {
-  local dist key out
+  local dist dist_sum src_sum key out
   dist="$(dist_path)"
-  key="$(dist_checksum "$dist" | cut -c1-16)-$(sources_checksum | cut -c1-16)"
+  dist_sum="$(dist_checksum "$dist")"  # one substitution per line: each failure stops us
+  src_sum="$(sources_checksum)"
+  key="${dist_sum:0:16}-${src_sum:0:16}"
   out="$CACHE/$key"
   mkdir -p "$CACHE"
   exec 9>"$CACHE/.lock"
