@@ -194,6 +194,8 @@ def assert_deck_came_from_the_pack(folder: Path, user: Path) -> None:
 def test_socket_variant_plays_a_whole_match_with_no_python_on_the_machine(tmp_path, display):
     folder = built("socket")
     assert (folder / build_demo.FROZEN).is_file()
+    for bundled in ("cpython", "pydantic", "pydantic_core", "pyinstaller"):  # licences it needs
+        assert list((folder / "licenses" / bundled).iterdir()), bundled
     code, log, user = play_without_python(tmp_path, folder, display, seed=7)
     assert_whole_match(code, log, seed=7)
     assert "Pythonscript" not in log  # the socket bridge answered: the frozen server

@@ -216,6 +216,34 @@ def frozen_server(build: Path, logs: Path) -> Path:
     return cached
 
 
+# What the frozen server is made of besides sorteio, named by the freeze venv's own metadata.
+LICENCES = r'''
+import json, sysconfig
+from importlib import metadata
+from pathlib import Path
+tools = {"pip", "setuptools", "altgraph", "packaging", "pyinstaller-hooks-contrib"}
+found = {"cpython": [str(Path(sysconfig.get_paths()["stdlib"]) / "LICENSE.txt")]}
+for dist in metadata.distributions():
+    name = dist.metadata["Name"].lower()
+    if name not in tools:
+        found[name] = [str(dist.locate_file(f)) for f in dist.files or []
+                       if any(w in str(f).lower() for w in ("licen", "copying"))]
+print(json.dumps(found))
+'''
+
+
+def copy_licences(freezer_python: Path, folder: Path) -> None:
+    """licenses/<project>/: the licence texts of what the frozen server bundles (CPython,
+    pydantic and its dependencies, PyInstaller's bootloader), which a shipped game must carry."""
+    result = subprocess.run([str(freezer_python), "-c", LICENCES], capture_output=True,
+                            text=True, check=True)
+    for name, files in json.loads(result.stdout).items():
+        for file in map(Path, files):
+            if file.is_file():
+                (folder / "licenses" / name).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(file, folder / "licenses" / name / file.name)
+
+
 def build_socket(out: Path, build: Path, logs: Path) -> Path:
     folder = out / "socket"
     if folder.exists():
@@ -225,6 +253,7 @@ def build_socket(out: Path, build: Path, logs: Path) -> Path:
     project = scratch_project(build / ".work" / "socket_project")
     export_pack(project, folder / PACK, logs)
     shutil.copy2(server, folder / FROZEN)
+    copy_licences(build / ".freeze-venv" / "bin" / "python", folder)
     write_launcher(folder, cd_first=False)
     return folder
 
