@@ -385,3 +385,15 @@ def test_rows_come_deck_first_then_card_by_card_in_file_order(tmp_path, base):
     assert [i.field for i in error.issues] == [
         "parametros.cartas_por_turno", "cartas.1.titulo", "cartas.3.titulo",
         "cartas.3.opcoes.0.efeitos"]
+
+
+def test_a_number_too_long_for_int_in_a_card_names_card_field_and_range(tmp_path, base):
+    text = json.dumps(base).replace('"caixa": 10,', '"caixa": ' + "9" * 5000 + ",", 1)
+    with pytest.raises(DeckError) as caught:
+        load_deck(_write(tmp_path, text))
+    (issue,) = caught.value.issues
+    assert (issue.card_id, issue.field) == ("eco-01", "cartas.0.opcoes.0.efeitos.caixa")
+    assert issue.message.startswith("a number of 5,000 digits: far out of any range")
+    assert issue.message.endswith("; efeitos must be -100 to 100 (an effect moves a meter that "
+                                  "lives on 0-100, so a change beyond 100 either way can only "
+                                  "be a mistake)")

@@ -104,7 +104,7 @@ def parse_deck(data: Any, source: str = "<deck>",
     if problems is None:
         data, problems = scan(data)
     issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
-                    problem.message) for problem in problems]
+                    _with_range(problem)) for problem in problems]
     try:
         deck = Deck.model_validate(data)
     except ValidationError as exc:
@@ -168,16 +168,34 @@ def issues_from(exc: ValidationError, data: Any) -> List[Issue]:
 
 
 def _range_message(error: Any, loc: List[str]) -> Optional[str]:
-    """``5 is out of range: ano_minimo must be 1-4 (a mandate has 4 years, §3.1.3)``."""
+    """``5 is out of range: ano_minimo must be 1 to 4 (a mandate has 4 years, §3.1.3)``."""
     if error["type"] not in ("greater_than_equal", "less_than_equal"):
+        return None
+    rule = _range_rule([str(part) for part in loc])
+    if rule is None:
+        return None
+    value = error.get("input")
+    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
+    return f"{text} is out of range: {rule}"
+
+
+def _range_rule(loc: List[str]) -> Optional[str]:
+    """``ano_minimo must be 1 to 4 (why)`` for a bounded field's path, else None."""
+    if not loc:
         return None
     name = loc[-2] if len(loc) >= 2 and loc[-2] in ("efeitos", "efeitos_atores") else loc[-1]
     if name not in RANGES:
         return None
     low, high, why = RANGES[name]
-    value = error.get("input")
-    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
-    return f"{text} is out of range: {name} must be {low} to {high} ({why})"
+    return f"{name} must be {low} to {high} ({why})"
+
+
+def _with_range(problem: Problem) -> str:
+    """A decoding problem's message, plus the field's range when it is a number out of it."""
+    rule = _range_rule([str(part) for part in problem.loc])
+    if rule is None or not problem.message.startswith("a number of"):
+        return problem.message
+    return f"{problem.message}; {rule}"
 
 
 def _card_id(data: Any, loc: List[str]) -> Optional[str]:
