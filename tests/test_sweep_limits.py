@@ -17,7 +17,7 @@ import pytest
 from sorteio.deck import Parameters
 from sorteio.errors import SorteioError
 from sorteio.loader import load_deck
-from sorteio.sim import sweep
+from sorteio.sim import spec, sweep
 from sorteio.sim.sweep import (
     MAX_MATCHES,
     MAX_TOTAL_MATCHES,
@@ -86,7 +86,7 @@ def test_values_without_bounds_are_capped_too():
 
 
 def test_too_many_scenarios_are_refused_before_they_are_built(monkeypatch):
-    monkeypatch.setattr(sweep, "MAX_SCENARIOS", 10)
+    monkeypatch.setattr(spec, "MAX_SCENARIOS", 10)  # where build_scenarios reads it
     grid = {"cartas_por_turno": [6, 7, 8], "teto_obrigatorias": [2, 3, 4],
             "limite_por_modo": [1, 2]}
     with pytest.raises(SweepError, match=r"18 scenarios \(3 x 3 x 2\), more than the 10"):

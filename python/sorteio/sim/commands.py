@@ -23,6 +23,7 @@ from rich.table import Table
 
 from ..errors import SorteioError
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from .kernels import describe
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -187,7 +188,8 @@ def _pct(x: float) -> str:
 def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) -> None:
     where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
-              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
+              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where}), "
+              f"{describe(result.kernel)}", soft_wrap=True)
     if not result.scenarios:  # stopped before the first scenario finished
         out.print("nenhum cenário terminou")
         return

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import SorteioError
-from .sweep import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult, wilson
+from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
+from .stats import wilson
 
 
 def csv_columns(result: ScenarioResult) -> List[str]:
@@ -69,6 +70,7 @@ def sweep_json(sweep: SweepResult) -> dict:
         "matches": sweep.matches,
         "seed": sweep.seed,
         "policy": sweep.policy,
+        "kernel": sweep.kernel,
         "parameters": sweep.names,
         "interrupted": sweep.interrupted,
         "scenarios_total": sweep.total_scenarios,

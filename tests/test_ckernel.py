@@ -1,0 +1,168 @@
+"""The compiled kernel (``sim/_ckernel.c``) against the oracle, beyond tests/test_fast.py.
+
+``test_fast.py`` runs every kernel differential test on both kernels; here: the RNG stream itself
+(CPython's MT19937 seeding and ``getrandbits`` for k <= 32 and k > 32, ``Rng.below``), decks far
+larger than the hypothesis ones (500+ cards, 100+ meters), cards with 1 to 5 options, how the
+kernel is chosen (``SORTEIO_KERNEL``) and that ``sorteio simulate`` gives the same numbers and says
+which kernel ran.
+"""
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sorteio.compiled import CompiledDeck
+from sorteio.deck import Deck, Parameters
+from sorteio.errors import SorteioError
+from sorteio.fast import FastDeck
+from sorteio.rng import Rng
+from sorteio.sim import ckernel, kernel, kernels
+from sorteio.synthetic import synthetic_deck
+from test_fast import _kernel, _oracle, _oracle_tally
+
+MUST_BUILD = bool(os.environ.get("CI") or os.environ.get("SORTEIO_REQUIRE_CKERNEL"))
+
+
+@pytest.fixture
+def c_kernel():
+    if not ckernel.available():
+        message = f"compiled kernel not available: {ckernel.unavailable_reason()}"
+        if MUST_BUILD:
+            pytest.fail(message)
+        pytest.skip(message)
+    return ckernel._ckernel
+
+
+# -- the RNG, bit for bit ----------------------------------------------------------------------
+
+SEEDS = [0, 1, 7, 0x5EED, 2**31 - 1, 2**32 - 1, 2**32, 2**40 + 3, 2**63 - 1, 2**64 + 5,
+         2**200 + 12345, 3**500]  # one to many 32-bit words in init_by_array
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_mt19937_seeding_and_getrandbits_equal_cpython(c_kernel, seed):
+    # 1-32 bits take the top bits of one word; 33-64 fill two words, least significant first.
+    ks = [1, 2, 3, 5, 8, 13, 31, 32, 33, 40, 63, 64] * 120  # > 624 words: a new generation
+    r = random.Random(seed)
+    assert c_kernel.getrandbits(seed, ks) == [r.getrandbits(k) for k in ks]
+
+
+@given(st.integers(0, 2**70), st.lists(st.integers(1, 2**64 - 1), min_size=1, max_size=300))
+@settings(max_examples=60, deadline=None)
+def test_below_equals_rng_below(seed, ns):
+    if not ckernel.available():
+        pytest.skip("compiled kernel not available")
+    rng = Rng(seed)
+    assert ckernel._ckernel.below(seed, ns) == [rng.below(n) for n in ns]
+
+
+# -- big decks and odd option counts -------------------------------------------------------------
+
+def _with_option_counts(deck: Deck, seed: int) -> Deck:
+    """``deck`` with cards of 1 to 5 options (synthetic decks have 2): Fisher-Yates over more
+    than two sides, and the random player's pick over 1..5."""
+    rng = random.Random(seed)
+    data = deck.model_dump(mode="json")
+    for card in data["cartas"]:
+        n = rng.randint(1, 5)
+        card["opcoes"] = [dict(card["opcoes"][i % 2], texto=f"opção {i}") for i in range(n)]
+    return Deck.model_validate(data)
+
+
+def test_kernels_equal_the_oracle_on_a_500_card_100_meter_deck(c_kernel):
+    deck = synthetic_deck(cards=520, modes=40, actors=12, meters=110, seed=5)
+    deck = deck.model_copy(update={"parametros": Parameters(limite_emergencia=24,
+                                                            limite_medidor=35)})
+    seeds = list(range(6))
+    for policy in ("random", "protect"):
+        want = [_oracle(deck, s, policy) for s in seeds]
+        assert _kernel(ckernel.play_matches, deck, seeds, policy) == want
+        assert _kernel(kernel.play_matches, deck, seeds, policy) == want
+
+
+def test_kernels_equal_the_oracle_with_1_to_5_options(c_kernel):
+    for i in range(12):
+        deck = _with_option_counts(synthetic_deck(cards=30 + 5 * i, modes=1 + i, actors=i % 5,
+                                                  seed=i), i)
+        seeds = [i, 10 * i + 1]
+        for policy in ("random", "protect"):
+            want = [_oracle(deck, s, policy) for s in seeds]
+            assert _kernel(ckernel.play_matches, deck, seeds, policy) == want, (i, policy)
+            assert _kernel(kernel.play_matches, deck, seeds, policy) == want, (i, policy)
+
+
+def test_compiled_tally_equals_oracle_tally_on_a_big_deck(c_kernel):
+    deck = synthetic_deck(cards=600, modes=25, actors=8, meters=8, seed=2)
+    seeds = range(2**33, 2**33 + 8)  # two-word seeds
+    got = ckernel.play_matches(FastDeck(CompiledDeck(deck)), seeds, "random")
+    assert vars(got) == vars(_oracle_tally(deck, seeds, "random"))
+
+
+def test_a_deck_compiled_under_other_parameters_is_its_own(c_kernel):
+    # with_parameters copies share one cache of C tables: each parameter set gets its own.
+    fd = FastDeck(CompiledDeck(synthetic_deck(cards=40, seed=1)))
+    params = dict(cartas_por_turno=6, teto_obrigatorias=2, limite_medidor=35,
+                  limite_emergencia=20, limite_por_modo=2)
+    other = fd.with_parameters(params)
+    a = ckernel.play_matches(other, range(50))
+    b = kernel.play_matches(other, range(50))
+    assert vars(a) == vars(b)
+    assert vars(ckernel.play_matches(fd, range(50))) == vars(kernel.play_matches(fd, range(50)))
+
+
+# -- choosing the kernel ---------------------------------------------------------------------------
+
+def test_kernel_choice_follows_the_environment(monkeypatch):
+    monkeypatch.setenv(kernels.KERNEL_ENV, "python")
+    assert kernels.kernel_name() == "python"
+    monkeypatch.setenv(kernels.KERNEL_ENV, "fortran")
+    with pytest.raises(SorteioError, match="SORTEIO_KERNEL='fortran'"):
+        kernels.kernel_name()
+    monkeypatch.delenv(kernels.KERNEL_ENV)
+    assert kernels.kernel_name() == ("c" if ckernel.available() else "python")
+
+
+def test_kernel_c_is_an_error_when_not_built(monkeypatch):
+    monkeypatch.setattr(ckernel, "_ckernel", None)
+    monkeypatch.setattr(ckernel, "_import_error", "No module named '_ckernel'", raising=False)
+    assert not ckernel.available()
+    assert kernels.kernel_name("auto") == "python"  # the fallback
+    with pytest.raises(SorteioError, match="not available"):
+        kernels.kernel_name("c")
+
+
+def test_a_stale_build_is_not_used(monkeypatch, tmp_path, c_kernel):
+    # In a checkout whose _ckernel.c changed since the build, the old binary must not run.
+    changed = tmp_path / "_ckernel.c"
+    changed.write_bytes(ckernel.SOURCE.read_bytes() + b"\n/* edited */\n")
+    monkeypatch.setattr(ckernel, "SOURCE", changed)
+    assert not ckernel.available()
+    assert "pip install -e ." in ckernel.unavailable_reason()
+
+
+def _simulate(env_kernel):
+    env = dict(os.environ, SORTEIO_KERNEL=env_kernel)
+    proc = subprocess.run(
+        [sys.executable, "-m", "sorteio.cli", "simulate", "--matches", "400", "--jobs", "1",
+         "--param", "teto_obrigatorias=2..4", "--json"],
+        capture_output=True, text=True, encoding="utf-8", timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    data.pop("seconds")
+    return data
+
+
+def test_simulate_gives_the_same_numbers_with_either_kernel_and_says_which(c_kernel):
+    c, py = _simulate("c"), _simulate("python")
+    assert c.pop("kernel") == "c" and py.pop("kernel") == "python"
+    assert c == py
+    env = dict(os.environ, SORTEIO_KERNEL="python", COLUMNS="200")
+    proc = subprocess.run([sys.executable, "-m", "sorteio.cli", "simulate", "--matches", "50"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=300, env=env)
+    assert "kernel Python (forçado por SORTEIO_KERNEL=python)" in proc.stdout
