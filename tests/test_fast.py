@@ -126,7 +126,8 @@ def test_differential_runs_reach_the_rare_rules():
     assert emergencies > 0 and short > 0
 
 
-def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds():
+def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds(
+        play_matches):
     """§5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata": on
     ``overlapping`` decks (the generator ``decks()`` uses), fixed seeds, the kernel and FastEngine
     equal the oracle in turns where it matters: a card reserved for an earlier obligation serves a
@@ -150,7 +151,7 @@ def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_
                               actors=rng.randint(1, 5), seed=i)
         deck = overlapping(deck, i, 0.6).model_copy(update={"parametros": params})
         seeds = [0, 1, 2]
-        got = _kernel(deck, seeds, "random")
+        got = _kernel(play_matches, deck, seeds, "random")
         for seed in seeds:
             play_match(deck, seed, "random", observer=Turns())
             want = _oracle(deck, seed, "random")

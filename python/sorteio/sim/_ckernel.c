@@ -612,8 +612,10 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int pr
                 }
             int added = 0;
             for (int i = 0; i < n_fur && added < room; i++) { /* §3.3.2 */
-                int a = k->fur[i], c = -1;
+                int a = k->fur[i], c = -1, served = 0;
                 const uint64_t *atk = ROW(d->attack, a, W);
+                for (int w = 0; w < W; w++) served |= (atk[w] & k->reserved[w]) != 0;
+                if (served) continue; /* §5: a reserved card is its attack card; counts once */
                 for (int w = 0; w < W; w++)
                     k->pool[w] = atk[w] & k->eligible[w] & ~k->reserved[w];
                 if (any_bit(k->pool, W)) {
