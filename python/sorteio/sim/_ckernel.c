@@ -111,46 +111,57 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     g->index = g->twisted = MT_N;
 }
 
-/* Two seedings at once (same results as two mt_seed calls): the engine's and the player's
- * chains are independent, so the CPU overlaps them. */
-static void mt_seed2(Mt *g, const uint32_t *key, size_t len, Mt *h, const uint32_t *key2,
-                     size_t len2) {
-    if (len > MT_N || len2 > MT_N) {
-        mt_seed(g, key, len);
-        mt_seed(h, key2, len2);
-        return;
+/* Up to four seedings at once, with the same results as one mt_seed each: every seeding is one
+ * long chain of dependent multiplications, and independent chains side by side (the engine's and
+ * the player's generators of two matches) let the CPU overlap them. L is a constant at each call,
+ * so the lanes unroll into registers. */
+static inline void mt_seed_lanes(Mt **g, uint32_t *const *key, const size_t *len, const int L) {
+    uint32_t *mt[4], p[4];
+    size_t j[4], i = 1, k;
+    for (int l = 0; l < L; l++) {
+        mt[l] = g[l]->mt;
+        memcpy(mt[l], mt_start, sizeof(mt_start));
+        p[l] = mt_start[0];
+        j[l] = 0;
     }
-    uint32_t *a = g->mt, *b = h->mt, pa, pb;
-    size_t i = 1, j = 0, j2 = 0, k;
-    memcpy(a, mt_start, sizeof(mt_start));
-    memcpy(b, mt_start, sizeof(mt_start));
-    pa = pb = mt_start[0];
     for (k = MT_N; k; k--) {
-        pa = a[i] = (a[i] ^ ((pa ^ (pa >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        pb = b[i] = (b[i] ^ ((pb ^ (pb >> 30)) * 1664525U)) + key2[j2] + (uint32_t)j2;
-        i++;
-        j++;
-        j2++;
-        if (i >= MT_N) {
-            a[0] = pa;
-            b[0] = pb;
+        for (int l = 0; l < L; l++) {
+            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + key[l][j[l]] +
+                              (uint32_t)j[l];
+            if (++j[l] >= len[l]) j[l] = 0;
+        }
+        if (++i >= MT_N) {
+            for (int l = 0; l < L; l++) mt[l][0] = p[l];
             i = 1;
         }
-        if (j >= len) j = 0;
-        if (j2 >= len2) j2 = 0;
     }
     for (k = MT_N - 1; k; k--) {
-        pa = a[i] = (a[i] ^ ((pa ^ (pa >> 30)) * 1566083941U)) - (uint32_t)i;
-        pb = b[i] = (b[i] ^ ((pb ^ (pb >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) {
-            a[0] = pa;
-            b[0] = pb;
+        for (int l = 0; l < L; l++)
+            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)i;
+        if (++i >= MT_N) {
+            for (int l = 0; l < L; l++) mt[l][0] = p[l];
             i = 1;
         }
     }
-    a[0] = b[0] = 0x80000000U;
-    g->index = h->index = g->twisted = h->twisted = MT_N;
+    for (int l = 0; l < L; l++) {
+        mt[l][0] = 0x80000000U;
+        g[l]->index = g[l]->twisted = MT_N;
+    }
+}
+
+static void mt_seed_many(Mt **g, uint32_t *const *key, const size_t *len, int n) {
+    for (int l = 0; l < n; l++)
+        if (len[l] > MT_N) { /* a key longer than the state changes the loop: one at a time */
+            for (int m = 0; m < n; m++) mt_seed(g[m], key[m], len[m]);
+            return;
+        }
+    switch (n) {
+    case 1: mt_seed_lanes(g, key, len, 1); break;
+    case 2: mt_seed_lanes(g, key, len, 2); break;
+    case 3: mt_seed_lanes(g, key, len, 3); break;
+    case 4: mt_seed_lanes(g, key, len, 4); break;
+    default: break; /* callers pass 1-4 */
+    }
 }
 
 /* CPython regenerates all 624 words at once when they run out; a match reads ~100, so words are
@@ -857,12 +868,12 @@ static PyObject *play(PyObject *self, PyObject *args) {
     memset(&t, 0, sizeof(t));
     memset(&k, 0, sizeof(k));
     PyObject *result = NULL, *iter = NULL, *outcomes = NULL;
-    Mt *gen = (Mt *)malloc(sizeof(Mt)), *player = (Mt *)malloc(sizeof(Mt));
-    Py_ssize_t key_cap = 8, key2_cap = 8;
+    Mt *gen = (Mt *)malloc(2 * sizeof(Mt)), *player = (Mt *)malloc(2 * sizeof(Mt));
+    Py_ssize_t key_cap[4] = {8, 8, 8, 8};
     size_t n_out = 0, out_cap = 1024;
     char *out = (char *)malloc(out_cap);
-    uint32_t *key = (uint32_t *)malloc(key_cap * sizeof(uint32_t));
-    uint32_t *key2 = (uint32_t *)malloc(key2_cap * sizeof(uint32_t));
+    uint32_t *key[4];
+    for (int i = 0; i < 4; i++) key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t));
     t.card_draws = (long long *)calloc((size_t)NC, sizeof(long long));
     t.card_mandatory = (long long *)calloc((size_t)NC, sizeof(long long));
     t.end_sum = (long long *)calloc((size_t)NM, sizeof(long long));
@@ -886,7 +897,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && key && key2 && out && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
@@ -898,46 +909,68 @@ static PyObject *play(PyObject *self, PyObject *args) {
     }
     iter = PyObject_GetIter(seeds);
     if (iter == NULL) goto done;
-    PyObject *seed;
-    while ((seed = PyIter_Next(iter)) != NULL) {
-        Py_ssize_t len = 0, len2 = 0;
-        int bad = match_keys(seed, !protect, &key, &key_cap, &len, &key2, &key2_cap, &len2);
-        Py_DECREF(seed);
-        if (bad) break;
-        if (protect) mt_seed(gen, key, (size_t)len);
-        else mt_seed2(gen, key, (size_t)len, player, key2, (size_t)len2);
-        PyObject *steps = NULL;
-        if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
-        int year = 0, zeroed = -1;
-        if (play_one(d, &k, &t, gen, player, protect, steps, &year, &zeroed) < 0) {
-            Py_XDECREF(steps);
-            break;
+    for (int more = 1; more;) {
+        /* Two matches per pass, their generators seeded together (mt_seed_many). */
+        Mt *gens[4];
+        uint32_t *keys[4];
+        size_t lens[4];
+        int n_match = 0, n_gen = 0;
+        for (; n_match < 2; n_match++) {
+            PyObject *seed = PyIter_Next(iter);
+            if (seed == NULL) {
+                more = 0;
+                break;
+            }
+            Py_ssize_t len = 0, len2 = 0;
+            int m = n_match;
+            int bad = match_keys(seed, !protect, &key[2 * m], &key_cap[2 * m], &len,
+                                 &key[2 * m + 1], &key_cap[2 * m + 1], &len2);
+            Py_DECREF(seed);
+            if (bad) {
+                more = 0;
+                break;
+            }
+            gens[n_gen] = &gen[m], keys[n_gen] = key[2 * m], lens[n_gen++] = (size_t)len;
+            if (!protect) /* the player's generator (match.random_policy) */
+                gens[n_gen] = &player[m], keys[n_gen] = key[2 * m + 1], lens[n_gen++] = (size_t)len2;
         }
-        if (n_out >= out_cap) {
-            size_t bigger = out_cap * 2;
-            char *grown = (char *)realloc(out, bigger);
-            if (grown == NULL) {
+        if (PyErr_Occurred()) break;
+        if (n_gen) mt_seed_many(gens, keys, lens, n_gen);
+        for (int m = 0; m < n_match && !PyErr_Occurred(); m++) {
+            PyObject *steps = NULL;
+            if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
+            int year = 0, zeroed = -1;
+            if (play_one(d, &k, &t, &gen[m], &player[m], protect, steps, &year, &zeroed) < 0) {
                 Py_XDECREF(steps);
-                PyErr_NoMemory();
                 break;
             }
-            out = grown;
-            out_cap = bigger;
-        }
-        out[n_out++] = zeroed >= 0 ? 1 : 0;
-        if (trace != NULL) {
-            PyObject *meters = int_list(k.meters, d->n_meters);
-            PyObject *entry = meters == NULL ? NULL
-                                             : Py_BuildValue("(N(siNi))", steps,
-                                                             zeroed >= 0 ? "catastrophe"
-                                                                         : "end_of_mandate",
-                                                             year, meters, zeroed);
-            if (entry == NULL || PyList_Append(trace, entry) < 0) {
-                Py_XDECREF(entry);
-                break;
+            if (n_out >= out_cap) {
+                size_t bigger = out_cap * 2;
+                char *grown = (char *)realloc(out, bigger);
+                if (grown == NULL) {
+                    Py_XDECREF(steps);
+                    PyErr_NoMemory();
+                    break;
+                }
+                out = grown;
+                out_cap = bigger;
             }
-            Py_DECREF(entry);
+            out[n_out++] = zeroed >= 0 ? 1 : 0;
+            if (trace != NULL) {
+                PyObject *meters = int_list(k.meters, d->n_meters);
+                PyObject *entry = meters == NULL ? NULL
+                                                 : Py_BuildValue("(N(siNi))", steps,
+                                                                 zeroed >= 0 ? "catastrophe"
+                                                                             : "end_of_mandate",
+                                                                 year, meters, zeroed);
+                if (entry == NULL || PyList_Append(trace, entry) < 0) {
+                    Py_XDECREF(entry);
+                    break;
+                }
+                Py_DECREF(entry);
+            }
         }
+        if (PyErr_Occurred()) break;
     }
     if (!PyErr_Occurred()) outcomes = PyByteArray_FromStringAndSize(out, (Py_ssize_t)n_out);
     if (PyErr_Occurred()) goto done;
@@ -953,8 +986,7 @@ done:
     Py_XDECREF(outcomes);
     free(gen);
     free(player);
-    free(key);
-    free(key2);
+    for (int i = 0; i < 4; i++) free(key[i]);
     free(out);
     free(t.card_draws);
     free(t.card_mandatory);
