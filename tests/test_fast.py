@@ -333,9 +333,9 @@ def test_kernel_matches_the_oracle_when_reserved_cards_lapse(play_matches):
 
 _AS_ENGINE_PLUGIN = '''
 import atexit
-import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match, sorteio.state
+import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match
 F = sorteio.fast.FastEngine
-for module in (sorteio.engine, sorteio.match, sorteio.state, sorteio.cli):
+for module in (sorteio.engine, sorteio.match, sorteio.cli):
     module.Engine = F  # every test that builds or loads an Engine gets a FastEngine
 used = [0]
 plain = F._draw_random

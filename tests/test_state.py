@@ -9,7 +9,6 @@ from sorteio import load_deck
 from sorteio.engine import Engine
 from sorteio.errors import StateError
 from sorteio.match import play_match
-from sorteio.state import load_state
 from sorteio.synthetic import synthetic_deck
 
 
@@ -67,7 +66,7 @@ def test_the_rng_state_is_saved_not_the_seed():
 def test_loading_a_state_saved_with_another_deck_is_refused():
     engine = Engine(synthetic_deck(seed=1))
     with pytest.raises(StateError, match="another deck"):
-        load_state(synthetic_deck(seed=2), engine.to_state())
+        Engine.from_state(synthetic_deck(seed=2), engine.to_state())
 
 
 @pytest.mark.parametrize("mutate, message", [
@@ -90,9 +89,9 @@ def test_malformed_states_give_a_clear_state_error(mutate, message):
     saved = Engine(deck).to_state()
     mutate(saved)
     with pytest.raises(StateError, match=message):
-        load_state(deck, saved)
+        Engine.from_state(deck, saved)
 
 
 def test_a_state_that_is_not_an_object_is_refused():
     with pytest.raises(StateError):
-        load_state(synthetic_deck(), [1, 2, 3])
+        Engine.from_state(synthetic_deck(), [1, 2, 3])

@@ -1,7 +1,7 @@
 """sorteio: the GDD 06 "Sorteio" card-draw engine for a Reigns-like political game.
 
-Public API: ``load_deck`` (deck files), ``Engine`` (the draw, §3-§5), ``save_state`` /
-``load_state`` (JSON save games), ``play_match`` (the reference match loop).
+Public API: ``load_deck`` (deck files), ``Engine`` (the draw, §3-§5; ``Engine.to_state`` /
+``Engine.from_state`` for JSON save games), ``play_match`` (the reference match loop).
 """
 
 from .engine import Engine

@@ -26,7 +26,7 @@ from .loader import (
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, out
 from .sim.commands import lint_cmd, simulate_cmd
-from .state import load_state, save_state
+from .state import save_state
 
 BAD_INPUT = 2
 
@@ -155,7 +155,7 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
-    engine = load_state(deck, state)
+    engine = Engine.from_state(deck, state)
     printer = Printer(as_json)
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")
