@@ -101,6 +101,8 @@ class ScenarioResult:
         row: Dict[str, object] = {"scenario": self.scenario.index,
                                   "baseline": int(self.scenario.baseline)}
         row.update(self.scenario.params)
+        if self.scenario.without is not None:
+            row["without_card"] = self.scenario.without
         row.update({
             "matches": t.matches,
             "catastrophes": t.catastrophes,

@@ -104,13 +104,17 @@ def count_scenarios(grid: Dict[str, List[int]]) -> int:
 
 
 class Scenario(NamedTuple):
-    """One parameter set. ``params``: every §7 parameter; ``baseline``: the deck's own."""
+    """One parameter set. ``params``: every §7 parameter; ``baseline``: the deck's own;
+    ``without``: a card id left out of the deck (``percard.card_scenarios``), or None."""
 
     index: int
     params: Dict[str, int]
     baseline: bool
+    without: Optional[str] = None
 
     def label(self, names: Sequence[str]) -> str:
+        if self.without is not None:
+            return f"sem {self.without}"
         return " ".join(f"{n}={self.params[n]}" for n in names) or "baseline"
 
 

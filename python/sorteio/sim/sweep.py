@@ -28,6 +28,7 @@ from ..fast import FastDeck
 from .kernel import Tally
 from .kernels import kernel_name, play_matches
 from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
+from .percard import without_card
 from .spec import (
     MAX_MATCHES,
     MAX_SCENARIOS,
@@ -61,26 +62,38 @@ SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
 # -- the work unit (runs in worker processes) ---------------------------------------------------
 
 _DECKS: Dict[str, FastDeck] = {}  # per worker process: deck JSON -> its masks
+_WITHOUT: Dict[Tuple[str, str], FastDeck] = {}  # (deck JSON, card id) -> masks without the card
 
 
-def _fast_deck(deck_json: str, params: Dict[str, int]) -> FastDeck:
+def _fast_deck(deck_json: str, params: Dict[str, int], without: Optional[str] = None
+               ) -> FastDeck:
     fd = _DECKS.get(deck_json)
     if fd is None:
         if len(_DECKS) > 4:
             _DECKS.clear()
+            _WITHOUT.clear()
         fd = _DECKS[deck_json] = FastDeck(CompiledDeck(Deck.model_validate_json(deck_json)))
+    if without is not None:
+        key = (deck_json, without)
+        if key not in _WITHOUT:
+            c = fd.index.card_index.get(without)
+            if c is None:
+                raise SweepError(f"without={without!r}: no such card in the deck")
+            _WITHOUT[key] = without_card(fd, c)
+        fd = _WITHOUT[key]
     Parameters(**params)  # the safe ranges (§7); build_scenarios checked them already
     return fd.with_parameters(params)
 
 
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
-              count: int, kernel: Optional[str] = None) -> Tally:
+              count: int, kernel: Optional[str] = None, without: Optional[str] = None) -> Tally:
     """Matches ``start .. start+count-1`` of one scenario. Plain picklable arguments and a
     picklable result, so any ``concurrent.futures`` executor can run it. ``kernel``: ``c``,
-    ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports."""
+    ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports.
+    ``without``: a card id to leave out of the deck (``percard``)."""
     base = seed * SEED_STRIDE
-    return play_matches(_fast_deck(deck_json, params), range(base + start, base + start + count),
-                        policy, kernel_choice=kernel)
+    return play_matches(_fast_deck(deck_json, params, without),
+                        range(base + start, base + start + count), policy, kernel_choice=kernel)
 
 
 def _ignore_sigint() -> None:
@@ -174,8 +187,10 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
               executor: Optional[Executor] = None, chunk: Optional[int] = None,
               on_progress: Optional[Callable[[int], None]] = None,
               on_result: Optional[Callable[[ScenarioResult], None]] = None,
-              in_flight: Optional[int] = None) -> SweepResult:
-    """Play ``matches`` matches for every scenario of ``grid`` (see ``build_scenarios``).
+              in_flight: Optional[int] = None,
+              scenarios: Optional[List[Scenario]] = None) -> SweepResult:
+    """Play ``matches`` matches for every scenario of ``grid`` (see ``build_scenarios``), or of
+    ``scenarios`` when given (e.g. ``percard.card_scenarios``; index 0 must be the baseline).
 
     ``executor``: where chunks run (not shut down here); when None, local processes: ``jobs``
     (default: every core; ``jobs=1`` runs in this process), capped at the number of chunks and
@@ -188,7 +203,7 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     """
     if policy not in ("random", "protect"):
         raise SweepError(f"unknown policy '{policy}' (choose from: random, protect)")
-    scenarios = build_scenarios(deck, grid)
+    scenarios = build_scenarios(deck, grid) if scenarios is None else scenarios
     check_size(len(scenarios), matches)
     kernel = kernel_name()  # every chunk runs this one (SorteioError when it cannot)
     names = list(grid)
@@ -265,7 +280,7 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
                 if ctrl_c.pressed:
                     raise KeyboardInterrupt
                 fut = executor.submit(run_chunk, deck_json, sc.params, policy, seed, start,
-                                      count, kernel)
+                                      count, kernel, sc.without)
                 futures[fut] = (sc.index, start)
                 if fut.done():  # the inline executor runs at submit time
                     finish(fut)

@@ -1,0 +1,116 @@
+"""Per-card analysis (``sorteio simulate --per-card``): what each card does to the match.
+
+For every playable card, the deck without that card plays the same matches as the whole deck
+(same seeds: match ``i`` uses engine seed ``seed * 1,000,000 + i`` in both), and its catastrophe
+rate and ending meters are compared with the baseline's:
+
+- catastrophe: the paired per-match difference (``stats.paired_difference``: same seed, one
+  0/1 outcome each), in points, with its 95% normal interval;
+- each ending meter: the difference of the means with a 95% interval from the two samples'
+  variances (the kernels keep sums, not every match's meters, so this interval gives the pairing
+  no credit: it is wider than a paired one, never narrower).
+
+Cards are ranked by how much their absence moves the catastrophe rate (largest |Δ| first). A
+positive Δ means the match goes worse without the card (it protects); negative, better.
+
+"Without the card" is the card made unplayable (its bit cleared in every card set of the
+``FastDeck``): the draw then sees exactly the deck with the card removed (positions of the other
+cards, their order and every candidate list are unchanged; ``tests/test_percard.py`` checks it
+against the oracle on the deck without the card).
+"""
+
+import copy
+import math
+from typing import Dict, List, NamedTuple, Tuple
+
+from ..deck import Deck
+from ..fast import FastDeck
+from .outcomes import ScenarioResult, SweepResult
+from .spec import Scenario
+from .stats import Z95
+
+
+def without_card(fd: FastDeck, c: int) -> FastDeck:
+    """``fd`` with card position ``c`` never eligible (§3.1): a deck without that card."""
+    keep = ~(1 << c)
+    out = copy.copy(fd)
+    out.playable = fd.playable & keep
+    out.base = [b & keep for b in fd.base]
+    out.non_actor = fd.non_actor & keep
+    out.actor_level = [[m & keep for m in row] for row in fd.actor_level]
+    out.actor_all = [m & keep for m in fd.actor_all]
+    out.linked = [m & keep for m in fd.linked]
+    out.attack = [m & keep for m in fd.attack]
+    out.mode_mask = [m & keep for m in fd.mode_mask]
+    out._c_decks = {}  # the compiled kernel's tables of this card set, not the whole deck's
+    return out
+
+
+def card_scenarios(deck: Deck) -> List[Scenario]:
+    """The baseline (whole deck, its own parameters), then one scenario per playable card
+    (§3.1.1, §3.1.5: drafts and impeachment cards are never drawn, so never analysed)."""
+    params = deck.parametros.model_dump()
+    out = [Scenario(0, params, True)]
+    for card in deck.cartas:
+        if card.playable:
+            out.append(Scenario(len(out), params, False, card.id))
+    return out
+
+
+class CardEffect(NamedTuple):
+    """What removing one card changes, against the baseline. Points are percentage points;
+    meters map id -> (Δ mean, CI low, CI high)."""
+
+    card_id: str
+    mode: str
+    catastrophe_pct: float
+    diff_pp: Tuple[float, float, float]
+    meters: Dict[str, Tuple[float, float, float]]
+    draws_per_match: float  # how often the baseline showed the card
+
+    def row(self) -> Dict[str, object]:
+        out: Dict[str, object] = {
+            "card": self.card_id, "mode": self.mode,
+            "catastrophe_without_pct": round(self.catastrophe_pct, 3),
+            "diff_pp": round(self.diff_pp[0], 3), "diff_ci95_low_pp": round(self.diff_pp[1], 3),
+            "diff_ci95_high_pp": round(self.diff_pp[2], 3),
+            "baseline_draws_per_match": round(self.draws_per_match, 4),
+        }
+        for m, (d, lo, hi) in self.meters.items():
+            out[f"end_{m}_diff"] = round(d, 3)
+            out[f"end_{m}_ci95_low"] = round(lo, 3)
+            out[f"end_{m}_ci95_high"] = round(hi, 3)
+        return out
+
+
+def _meter_diffs(r: ScenarioResult, base: ScenarioResult) -> Dict[str, Tuple[float, float, float]]:
+    a, b = r.meter_stats(), base.meter_stats()
+    n_a, n_b = r.tally.matches, base.tally.matches
+    out = {}
+    for m in a:
+        (mean_a, sd_a), (mean_b, sd_b) = a[m], b[m]
+        half = Z95 * math.sqrt(sd_a ** 2 / max(n_a, 1) + sd_b ** 2 / max(n_b, 1))
+        d = mean_a - mean_b
+        out[m] = (d, d - half, d + half)
+    return out
+
+
+def card_effects(result: SweepResult) -> List[CardEffect]:
+    """One ``CardEffect`` per finished card scenario, ranked: largest |Δ catastrophe| first
+    (ties: deck order). Empty without a finished baseline."""
+    base = result.baseline
+    if base is None:
+        return []
+    draws = base.card_frequency()
+    modes = {c: base.mode_names[base.card_mode[i]] for i, c in enumerate(base.card_ids)}
+    effects = []
+    for r in result.scenarios:
+        card = r.scenario.without
+        if card is None or r.diff is None:
+            continue
+        diff = tuple(100 * x for x in r.diff)
+        effects.append(CardEffect(card, modes[card], 100 * r.rate, diff,  # type: ignore[arg-type]
+                                  _meter_diffs(r, base), draws.get(card, 0.0)))
+    order = {c: i for i, c in enumerate(base.card_ids)}
+    effects.sort(key=lambda e: (-abs(e.diff_pp[0]), order[e.card_id]))
+    return effects
