@@ -80,7 +80,7 @@ def test_kernels_equal_the_oracle_on_a_500_card_100_meter_deck(c_kernel):
     deck = deck.model_copy(update={"parametros": Parameters(limite_emergencia=24,
                                                             limite_medidor=35)})
     seeds = list(range(6))
-    for policy in ("random", "protect"):
+    for policy in ("random", "protect", "lookahead"):
         want = [_oracle(deck, s, policy) for s in seeds]
         assert _kernel(ckernel.play_matches, deck, seeds, policy) == want
         assert _kernel(kernel.play_matches, deck, seeds, policy) == want
@@ -91,7 +91,7 @@ def test_kernels_equal_the_oracle_with_1_to_5_options(c_kernel):
         deck = _with_option_counts(synthetic_deck(cards=30 + 5 * i, modes=1 + i, actors=i % 5,
                                                   seed=i), i)
         seeds = [i, 10 * i + 1]
-        for policy in ("random", "protect"):
+        for policy in ("random", "protect", "lookahead"):
             want = [_oracle(deck, s, policy) for s in seeds]
             assert _kernel(ckernel.play_matches, deck, seeds, policy) == want, (i, policy)
             assert _kernel(kernel.play_matches, deck, seeds, policy) == want, (i, policy)
@@ -166,3 +166,45 @@ def test_simulate_gives_the_same_numbers_with_either_kernel_and_says_which(c_ker
     proc = subprocess.run([sys.executable, "-m", "sorteio.cli", "simulate", "--matches", "50"],
                           capture_output=True, text=True, encoding="utf-8", timeout=300, env=env)
     assert "kernel Python (forçado por SORTEIO_KERNEL=python)" in proc.stdout
+
+
+def test_the_kernels_know_every_player_of_the_oracle():
+    from sorteio.match import POLICIES
+
+    assert tuple(POLICIES) == kernel.POLICIES
+    assert set(ckernel._POLICY_CODES) == set(POLICIES)
+
+
+def test_lookahead_sees_the_next_card_where_protect_does_not():
+    """Meters a=50, b=50. Card X: option 0 takes a to 20, option 1 takes b to 15. The only other
+    card, Y, takes a down 25 whatever is chosen. protect keeps the higher floor now (option 0,
+    then Y zeroes a); lookahead weighs Y's best reply (a at 0 after option 0, 15 after option 1)
+    and picks option 1. The kernels agree with the oracle on both players."""
+    from sorteio.engine import Engine
+    from sorteio.match import make_policy
+    from sorteio.synthetic import LEVELS
+
+    def card(ident, options):
+        return {"id": ident, "titulo": ident, "modo": "m",
+                "opcoes": [{"texto": "o", "efeitos": e} for e in options]}
+
+    deck = Deck.model_validate({
+        "medidores": [{"id": "a", "nome": "a", "inicial": 50},
+                      {"id": "b", "nome": "b", "inicial": 50}],
+        "niveis": LEVELS,
+        "cartas": [card("X", [{"a": -30}, {"b": -35}]), card("Y", [{"a": -25}, {"a": -25}])],
+    })
+    for seed in range(50):
+        engine = Engine(deck, seed)
+        engine.start_turn()
+        draw = engine.draw()
+        if draw.card_id == "X":
+            break
+    picks = {p: make_policy(p, seed)(engine, draw) for p in ("protect", "lookahead")}
+    assert picks == {"protect": 0, "lookahead": 1}
+    for name in ("protect", "lookahead"):
+        want = _oracle(deck, seed, name)
+        assert want[0][0][0] == "X" and want[0][0][2] == picks[name]
+        assert _kernel(kernel.play_matches, deck, [seed], name) == [want]
+        if ckernel.available():
+            assert _kernel(ckernel.play_matches, deck, [seed], name) == [want]

@@ -88,7 +88,7 @@ def test_kth_bit_is_the_kth_candidate_in_deck_order(x):
 # -- the kernel ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["padrao", "curto"])
-@pytest.mark.parametrize("policy", ["random", "protect"])
+@pytest.mark.parametrize("policy", ["random", "protect", "lookahead"])
 def test_kernel_matches_the_oracle_on_shipped_decks(play_matches, name, policy):
     deck = load_deck(name)
     seeds = list(range(40))
@@ -99,7 +99,7 @@ def test_kernel_matches_the_oracle_on_shipped_decks(play_matches, name, policy):
 
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect"]))
+@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect", "lookahead"]))
 def test_kernel_matches_the_oracle_on_random_decks(play_matches, deck, seed, policy):
     seeds = [seed, seed + 1, seed + 2]
     for s, kernel_match in zip(seeds, _kernel(play_matches, deck, seeds, policy)):
@@ -202,7 +202,7 @@ def _oracle_tally(deck, seeds, policy) -> Tally:
     return t
 
 
-@pytest.mark.parametrize("policy", ["random", "protect"])
+@pytest.mark.parametrize("policy", ["random", "protect", "lookahead"])
 def test_kernel_tally_equals_oracle_tally(play_matches, policy):
     deck = synthetic_deck(cards=40, modes=6, actors=4, seed=3)
     seeds = range(1000, 1060)

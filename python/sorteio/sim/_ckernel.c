@@ -478,6 +478,7 @@ fail:
 /* -- whole matches ----------------------------------------------------------------------------- */
 
 enum { OB_EM = 0, OB_ACT = 1, OB_MET = 2 };
+enum { POLICY_RANDOM = 0, POLICY_PROTECT = 1, POLICY_LOOKAHEAD = 2 }; /* sim/ckernel.py's codes */
 
 typedef struct {
     int kind, target, card, merged; /* merged: first meter of its list in merged_next, or -1 */
@@ -494,7 +495,7 @@ typedef struct {
 typedef struct {
     uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh;
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
-    int *merged_next, *fur, *low, *mcount, *order, *after;
+    int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     Ob *obs;
 } Work;
 
@@ -534,7 +535,78 @@ static int pick(Mt *g, const uint64_t *cand, int words) {
 
 /* Plays one match; `steps` (trace) gets (card, order, option, mandatory) tuples when not NULL.
  * Returns 0, or -1 with a Python exception set (only the trace can fail). */
-static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int protect,
+/* min of `after` with option `o`'s effects applied (clamped); `ranked`: meters by ascending
+ * value, so only the touched meters and the lowest untouched one are read. */
+static int floor_after(const CDeck *d, const int *after, const int *ranked, int o) {
+    const int lo = d->meff_start[o], hi = d->meff_start[o + 1];
+    int v = 101;
+    for (int r = 0; r < d->n_meters; r++) {
+        int m = ranked[r], touched = 0;
+        for (int e = lo; e < hi && !touched; e++) touched = d->meff[2 * e] == m;
+        if (!touched) {
+            v = after[m];
+            break;
+        }
+    }
+    for (int e = lo; e < hi; e++) {
+        int w = after[d->meff[2 * e]] + d->meff[2 * e + 1];
+        w = w < 0 ? 0 : (w > 100 ? 100 : w);
+        if (w < v) v = w;
+    }
+    return v;
+}
+
+/* match.lookahead_policy: the highest (worst best reply over the cards that could come next,
+ * floor after the option); ties: the option shown first. The eligible cards are read from
+ * k->played/ok with this card already shown. */
+static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int card, int n_opt) {
+    const int W = d->words, NM = d->n_meters, first = d->option_start[card];
+    int option = k->order[0], best_score = -1, best_floor = -1, any = 0;
+    for (int w = 0; w < W; w++) {
+        k->pool[w] = base[w] & k->ok[w] & ~k->played[w];
+        any |= k->pool[w] != 0;
+    }
+    for (int i = 0; i < n_opt; i++) {
+        int o = k->order[i], floor = 101;
+        memcpy(k->after, k->meters, sizeof(int) * (size_t)NM);
+        for (int e = d->meff_start[first + o]; e < d->meff_start[first + o + 1]; e++) {
+            int m = d->meff[2 * e], v = k->after[m] + d->meff[2 * e + 1];
+            k->after[m] = v < 0 ? 0 : (v > 100 ? 100 : v);
+        }
+        for (int m = 0; m < NM; m++)
+            if (k->after[m] < floor) floor = k->after[m];
+        int score = floor;
+        if (floor > 0 && any) {
+            for (int m = 0; m < NM; m++) { /* insertion sort by value; ties keep meter order */
+                int r = m;
+                while (r > 0 && k->after[k->ranked[r - 1]] > k->after[m]) {
+                    k->ranked[r] = k->ranked[r - 1];
+                    r--;
+                }
+                k->ranked[r] = m;
+            }
+            score = 101;
+            for (int w = 0; w < W && score > 0; w++) {
+                for (uint64_t x = k->pool[w]; x && score > 0; x &= x - 1) {
+                    int c = w * 64 + ctz64(x), best_reply = -1;
+                    for (int r = d->option_start[c]; r < d->option_start[c + 1]; r++) {
+                        int f = floor_after(d, k->after, k->ranked, r);
+                        if (f > best_reply) best_reply = f;
+                    }
+                    if (best_reply < score) score = best_reply;
+                }
+            }
+        }
+        if (score > best_score || (score == best_score && floor > best_floor)) {
+            option = o;
+            best_score = score;
+            best_floor = floor;
+        }
+    }
+    return option;
+}
+
+static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
                     PyObject *steps, int *out_year, int *out_zeroed) {
     const int W = d->words, NM = d->n_meters, NA = d->n_actors;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
@@ -739,7 +811,9 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int pr
             }
             const int first = d->option_start[card];
             int option;
-            if (protect) { /* match.protect_weakest_policy: the lowest meter left highest */
+            if (policy == POLICY_LOOKAHEAD) {
+                option = lookahead_pick(d, k, base, card, n_opt);
+            } else if (policy == POLICY_PROTECT) { /* match.protect_weakest_policy */
                 int best_floor = -1;
                 option = k->order[0];
                 for (int i = 0; i < n_opt; i++) {
@@ -844,15 +918,20 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
     return out;
 }
 
-/* play(deck, seeds, protect, trace) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+/* play(deck, seeds, policy, trace) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
  * zeroed, end_year, close_n, close_sum, close_sq, outcomes) with close_* flat [5 * n_meters] and
  * outcomes one byte per match; trace: None or a list getting (steps, (reason, year, meters,
  * zeroed)) per match, as sim/kernel.py's trace. */
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *seeds, *trace;
-    int protect;
-    if (!PyArg_ParseTuple(args, "OOpO", &capsule, &seeds, &protect, &trace)) return NULL;
+    int policy;
+    if (!PyArg_ParseTuple(args, "OOiO", &capsule, &seeds, &policy, &trace)) return NULL;
+    const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
+    if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
+        PyErr_SetString(PyExc_ValueError, "policy must be 0 (random), 1 (protect), 2 (lookahead)");
+        return NULL;
+    }
     const CDeck *d = (const CDeck *)PyCapsule_GetPointer(capsule, "sorteio.CDeck");
     if (d == NULL) return NULL;
     if (trace == Py_None) trace = NULL;
@@ -888,7 +967,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
         *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
     int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
-                            &k.spent, &k.merged_next, &k.low, &k.after};
+                            &k.spent, &k.merged_next, &k.low, &k.after, &k.ranked};
     for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
         *meter_arrays[i] = (int *)calloc((size_t)NM, sizeof(int));
     k.sat = (int *)calloc((size_t)NA, sizeof(int));
@@ -923,7 +1002,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             }
             Py_ssize_t len = 0, len2 = 0;
             int m = n_match;
-            int bad = match_keys(seed, !protect, &key[2 * m], &key_cap[2 * m], &len,
+            int bad = match_keys(seed, !no_player, &key[2 * m], &key_cap[2 * m], &len,
                                  &key[2 * m + 1], &key_cap[2 * m + 1], &len2);
             Py_DECREF(seed);
             if (bad) {
@@ -931,7 +1010,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
                 break;
             }
             gens[n_gen] = &gen[m], keys[n_gen] = key[2 * m], lens[n_gen++] = (size_t)len;
-            if (!protect) /* the player's generator (match.random_policy) */
+            if (!no_player) /* the player's generator (match.random_policy) */
                 gens[n_gen] = &player[m], keys[n_gen] = key[2 * m + 1], lens[n_gen++] = (size_t)len2;
         }
         if (PyErr_Occurred()) break;
@@ -940,7 +1019,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             PyObject *steps = NULL;
             if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
             int year = 0, zeroed = -1;
-            if (play_one(d, &k, &t, &gen[m], &player[m], protect, steps, &year, &zeroed) < 0) {
+            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed) < 0) {
                 Py_XDECREF(steps);
                 break;
             }

@@ -21,7 +21,7 @@ except ImportError as exc:  # no compiler at install time: the pure-Python kerne
     _import_error = str(exc)
 
 MASK64 = (1 << 64) - 1
-_POLICY_CODES = {"random": 0, "protect": 1}
+_POLICY_CODES = {"random": 0, "protect": 1, "lookahead": 2}  # _ckernel.c's POLICY_*
 SOURCE = Path(__file__).with_name("_ckernel.c")
 
 

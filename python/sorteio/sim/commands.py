@@ -23,6 +23,7 @@ from rich.table import Table
 
 from ..errors import SorteioError
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from .kernel import POLICIES
 from .kernels import describe
 from .percard import card_scenarios
 from .sweep import (
@@ -57,8 +58,9 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
               help="seed of the whole sweep: match i of every scenario uses seed*1e6+i")
 @click.option("--policy", default="random", show_default=True,
-              type=click.Choice(["random", "protect"]),
-              help="player: random, or protect the weakest meter")
+              type=click.Choice(list(POLICIES)),
+              help="player: random, protect the weakest meter, or lookahead (also weighs the "
+                   "worst card that could come next)")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
               help="a §7 parameter to sweep, e.g. teto_obrigatorias=2..4 or "
                    "cartas_por_turno=6,7,8 (repeatable; scenarios = every combination). "

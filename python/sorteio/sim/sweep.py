@@ -25,7 +25,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ..compiled import CompiledDeck
 from ..deck import Deck, Parameters
 from ..fast import FastDeck
-from .kernel import Tally
+from .kernel import POLICIES, Tally
 from .kernels import kernel_name, play_matches
 from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
 from .percard import without_card
@@ -201,8 +201,8 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     finished scenarios are returned with ``interrupted=True``. Raises ``SweepError`` for a bad
     grid, policy or size (``check_size``).
     """
-    if policy not in ("random", "protect"):
-        raise SweepError(f"unknown policy '{policy}' (choose from: random, protect)")
+    if policy not in POLICIES:
+        raise SweepError(f"unknown policy '{policy}' (choose from: {', '.join(POLICIES)})")
     scenarios = build_scenarios(deck, grid) if scenarios is None else scenarios
     check_size(len(scenarios), matches)
     kernel = kernel_name()  # every chunk runs this one (SorteioError when it cannot)
