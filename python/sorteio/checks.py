@@ -3,7 +3,7 @@
 from collections import Counter
 from typing import List
 
-from .compiled import CompiledDeck
+from .compiled import compile_deck
 from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
 
@@ -14,7 +14,7 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     an attack card (§3.3.2), an actor whose ``satisfacao_inicial`` is in the Furioso band (§5
     "Ano 1"), a mode with a single card (often a typo), a card whose option count is not the two
     sides of the screen (GDD 05 §3.4)."""
-    ix = CompiledDeck(deck)
+    ix = compile_deck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
     slots = ix.n_slots * YEARS

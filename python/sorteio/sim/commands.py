@@ -7,10 +7,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import click
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -204,7 +205,7 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
     where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
               f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where}), "
-              f"{describe(result.kernel)}", soft_wrap=True)
+              f"{describe(result.kernel)}")
     if not result.scenarios:  # stopped before the first scenario finished
         out.print("nenhum cenário terminou")
         return
@@ -224,19 +225,50 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
             _pct(r.short_turn_share), str(len(r.never_drawn())),
         )
     out.print(table)
-    meters = list(result.scenarios[0].meter_stats())
-    ends = Table("#", *meters, title="medidores finais: média±desvio")
-    for r in result.scenarios:
-        stats = r.meter_stats()
-        ends.add_row(str(r.scenario.index),
-                     *(f"{stats[m][0]:.0f}±{stats[m][1]:.0f}" for m in meters))
-    out.print(ends)
+    for ends in end_meter_tables(result, out):
+        out.print(ends)
     legend = ", ".join(f"{SHORT[n]} = {n}" for n in result.names if n in SHORT)
     if legend:
         out.print(legend, soft_wrap=True)
     flagged = [r for r in result.scenarios if r.flagged]
     out.print(f"{len(flagged)} cenário(s) mudam a catástrofe em mais de "
               f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
+
+
+def end_meter_tables(result: SweepResult, console: Console) -> List[Table]:
+    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width.
+
+    One row per scenario and one column per meter when that fits; otherwise (a deck with many
+    meters) one row per meter and one column per scenario, the scenarios split over as many
+    tables as it takes, so no cell is ever cut to "5…".
+    """
+    meters = list(result.scenarios[0].meter_stats())
+    cells = {r.scenario.index: {m: f"{mean:.0f}±{sd:.0f}"
+                                for m, (mean, sd) in r.meter_stats().items()}
+             for r in result.scenarios}
+    title = "medidores finais: média±desvio"
+    wide = Table("#", *meters, title=title)
+    for index, row in cells.items():
+        wide.add_row(str(index), *(row[m] for m in meters))
+    width = console.width
+    natural = Measurement.get(console, console.options.update_width(10**6), wide).maximum
+    if natural <= width:
+        return [wide]
+    # Transposed: the meter column, then as many scenario columns as fit beside it.
+    first = max(len("medidor"), *(len(m) for m in meters)) + 3  # padding and borders
+    cell = max(len(f"#{i}") for i in cells)
+    cell = max(cell, *(len(v) for row in cells.values() for v in row.values())) + 3
+    per_table = max(1, (width - first - 1) // cell)
+    indexes = list(cells)
+    tables = []
+    for start in range(0, len(indexes), per_table):
+        part = indexes[start:start + per_table]
+        suffix = "" if len(indexes) <= per_table else f" (cenários {part[0]}–{part[-1]})"
+        table = Table("medidor", *(f"#{i}" for i in part), title=title + suffix)
+        for m in meters:
+            table.add_row(m, *(cells[i][m] for i in part))
+        tables.append(table)
+    return tables
 
 
 def _print_one(r: ScenarioResult) -> None:

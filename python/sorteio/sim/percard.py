@@ -24,10 +24,14 @@ import math
 from typing import Dict, List, NamedTuple, Tuple
 
 from ..deck import Deck
-from ..fast import FastDeck
+from ..fast import FastDeck, MaskTable
 from .outcomes import ScenarioResult, SweepResult
 from .spec import Scenario
 from .stats import Z95
+
+
+def _drop(table: MaskTable, c: int, n_cards: int) -> MaskTable:
+    return MaskTable([[x for x in group if x != c] for group in table.cards], n_cards)
 
 
 def without_card(fd: FastDeck, c: int) -> FastDeck:
@@ -37,11 +41,11 @@ def without_card(fd: FastDeck, c: int) -> FastDeck:
     out.playable = fd.playable & keep
     out.base = [b & keep for b in fd.base]
     out.non_actor = fd.non_actor & keep
-    out.actor_level = [[m & keep for m in row] for row in fd.actor_level]
-    out.actor_all = [m & keep for m in fd.actor_all]
-    out.linked = [m & keep for m in fd.linked]
-    out.attack = [m & keep for m in fd.attack]
-    out.mode_mask = [m & keep for m in fd.mode_mask]
+    out.actor_level = [_drop(table, c, fd.n_cards) for table in fd.actor_level]
+    out.actor_all = _drop(fd.actor_all, c, fd.n_cards)
+    out.linked = _drop(fd.linked, c, fd.n_cards)
+    out.attack = _drop(fd.attack, c, fd.n_cards)
+    out.mode_mask = _drop(fd.mode_mask, c, fd.n_cards)
     out._c_decks = {}  # the compiled kernel's tables of this card set, not the whole deck's
     return out
 

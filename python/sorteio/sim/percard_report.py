@@ -37,8 +37,7 @@ def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: st
     effects = card_effects(result)
     base = result.baseline
     out.print(f"{len(effects)} carta(s) × {result.matches} partidas sem a carta, seed "
-              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s, {kernel}",
-              soft_wrap=True)
+              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s, {kernel}")
     if base is None:
         out.print("nenhum cenário terminou")
         return
