@@ -178,6 +178,19 @@ def test_workers_are_capped_at_the_chunks_and_at_max_jobs(monkeypatch):
         run_sweep(deck, {}, matches=5, jobs=0)
 
 
+def test_small_sweeps_on_the_compiled_kernel_start_no_worker(monkeypatch):
+    from sorteio.sim import ckernel
+
+    deck = load_deck("curto")
+    monkeypatch.setattr(sweep, "default_jobs", lambda: 2)
+    monkeypatch.setenv("SORTEIO_KERNEL", "python")
+    assert run_sweep(deck, {}, matches=3000).workers == 2
+    if ckernel.available():
+        monkeypatch.setenv("SORTEIO_KERNEL", "c")
+        assert run_sweep(deck, {}, matches=3000).workers == 1
+        assert run_sweep(deck, {}, matches=3000, jobs=2).workers == 2  # --jobs still decides
+
+
 def test_max_jobs_is_four_per_core():
     assert sweep.max_jobs() <= 4 * (os.cpu_count() or 1)
 

@@ -57,6 +57,10 @@ __all__ = [
 ]
 
 SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
+# Below this many matches, a sweep on the compiled kernel runs in this process by default: a
+# worker process takes ~0.3-0.5 s to start (Python, pydantic, the deck), the time of ~100,000
+# compiled matches. --jobs still decides when given.
+INLINE_MATCHES = 150_000
 
 
 # -- the work unit (runs in worker processes) ---------------------------------------------------
@@ -198,8 +202,9 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     ``scenarios`` when given (e.g. ``percard.card_scenarios``; index 0 must be the baseline).
 
     ``executor``: where chunks run (not shut down here); when None, local processes: ``jobs``
-    (default: every core; ``jobs=1`` runs in this process), capped at the number of chunks and
-    at ``max_jobs()``. Chunks are submitted as earlier ones finish, at most ``in_flight`` at a
+    (default: every core, or this process alone when the compiled kernel has at most
+    ``INLINE_MATCHES`` to play; ``jobs=1`` runs in this process), capped at the number of chunks
+    and at ``max_jobs()``. Chunks are submitted as earlier ones finish, at most ``in_flight`` at a
     time (default: 3 per worker), so memory does not grow with the size of the sweep.
     ``on_progress(matches_done)`` after each chunk; ``on_result(result)`` when a scenario is
     complete. Ctrl-C (KeyboardInterrupt) stops the sweep: chunks in flight are cancelled and the
@@ -217,6 +222,8 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     if jobs is not None and jobs < 1:
         raise SweepError("jobs must be >= 1")
     workers = jobs or _executor_workers(executor) or default_jobs()
+    if own and jobs is None and kernel == "c" and len(scenarios) * matches <= INLINE_MATCHES:
+        workers = 1  # less work than it takes to start a worker process
     if own:
         workers = min(workers, max_jobs())
     if chunk is None:
