@@ -38,8 +38,8 @@ def source_id(path: Optional[Path] = None) -> int:
 
 def unavailable_reason() -> str:
     """Why ``available()`` is False (empty when it is True)."""
-    if _ckernel is None:
-        return f"não compilado: {_import_error}"
+    if _ckernel is None:  # the import error is kept in _import_error for debugging
+        return "não compilado nesta instalação (pip install sem compilador C)"
     if SOURCE.exists() and getattr(_ckernel, "SOURCE_ID", None) != source_id():
         # A source checkout whose _ckernel.c changed after the last build: never run stale code.
         return "compilado de outra versão de _ckernel.c: rode pip install -e . (make setup)"
