@@ -108,7 +108,8 @@ POLICIES: Dict[str, Callable[[int], Policy]] = {
 
 
 def make_policy(name: str, seed: int) -> Policy:
-    """A policy by name (``random`` or ``protect``). Raises ValueError for an unknown name."""
+    """A policy by name (``random``, ``protect`` or ``lookahead``). Raises ValueError for an
+    unknown name."""
     if name not in POLICIES:
         raise ValueError(f"unknown policy '{name}' (choose from: {', '.join(POLICIES)})")
     # The player's RNG is derived from the match seed but separate from the engine's.

@@ -1,10 +1,11 @@
 """The simulation kernel: whole matches on the fast path's bit sets (GDD 06 §7 studies).
 
 ``play_matches`` plays the reference match loop of ``match.play_match`` (no events or scene hooks;
-players ``random`` and ``protect``) without building ``Draw`` or ``Choice`` objects, and adds what
-the sweep reports into a ``Tally``. Its hot loop inlines ``Rng.below``, the k-th set bit and the
-player's pick, but every ``getrandbits`` call is still the oracle's, in the oracle's order:
-``tests/test_fast.py`` checks it card for card against ``engine.Engine``.
+players ``random``, ``protect`` and ``lookahead``) without building ``Draw`` or ``Choice`` objects,
+and adds what the sweep reports into a ``Tally``. Its hot loop inlines ``Rng.below``, the k-th set
+bit and the player's pick, but every ``getrandbits`` call is still the oracle's, in the oracle's
+order: ``tests/test_fast.py`` checks it card for card against ``engine.Engine``. ``_ckernel.c`` is
+the same kernel in C (``ckernel.py``; ``kernels.py`` picks one).
 """
 
 import operator
@@ -136,7 +137,8 @@ _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
-    no scene), and add it to ``tally`` (a new one when None). ``policy``: random or protect.
+    no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
+    lookahead.
 
     ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
     ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
