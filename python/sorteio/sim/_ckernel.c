@@ -592,6 +592,7 @@ static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int car
                     for (int r = d->option_start[c]; r < d->option_start[c + 1]; r++) {
                         int f = floor_after(d, k->after, k->ranked, r);
                         if (f > best_reply) best_reply = f;
+                        if (best_reply >= score) break; /* cannot lower the min any more */
                     }
                     if (best_reply < score) score = best_reply;
                 }

@@ -121,6 +121,8 @@ def _lookahead(meters: List[int], meter_eff, effects, order: List[int], upcoming
                     f = _floor_after(after, ranked, eff)
                     if f > best_reply:
                         best_reply = f
+                        if f >= score:
+                            break  # this card cannot lower the worst case any more
                 if best_reply < score:
                     score = best_reply
                     if score == 0:
