@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import sys
 import time
 from pathlib import Path
@@ -65,6 +64,10 @@ def side_by_side(fd, policy, c_matches, py_matches, rounds=3):
 
 
 def _cpu_with_children():
+    try:
+        import resource  # Unix: worker processes' CPU once they have ended
+    except ImportError:  # Windows: this process only (workers not counted)
+        return time.process_time()
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
         resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
