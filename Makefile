@@ -9,7 +9,7 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint test-oldest godot-deps godot-test clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript clean
 
 # setup.py builds the compiled simulation kernel (sim/_ckernel.c) in place: rebuild when it changes.
 $(BIN)/.installed: pyproject.toml setup.py python/sorteio/sim/_ckernel.c
@@ -32,6 +32,11 @@ godot-deps:
 test: setup lint godot-deps
 	$(BIN)/python -m pytest
 	$(MAKE) test-oldest
+
+# The real pythonscript (godot-python) with sorteio installed, cached in build/pythonscript/;
+# PYTHONSCRIPT_DIST=archive-or-folder picks where it comes from (see scripts/pythonscript.sh).
+pythonscript:
+	scripts/pythonscript.sh runtime
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh

@@ -10,6 +10,7 @@
 #                                           demo_project/docs/screenshot.png (linked from READMEs)
 #
 # PYTHON (default: .venv/bin/python, else python3) must have sorteio installed (pip install -e .).
+# The python-bridge runs use the real pythonscript from PYTHONSCRIPT_DIST (scripts/pythonscript.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -53,7 +54,7 @@ if [ -z "${PYTHON:-}" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 "$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_bridge_server.py \
-  tests/test_bridge_handler.py tests/test_bridge_inprocess.py
+  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_pythonscript_install.py
 if [ "$update_screenshot" -eq 1 ]; then
   cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
   echo "godot_tests: updated demo_project/docs/screenshot.png"
