@@ -33,9 +33,11 @@ def kernel_name(choice: Optional[str] = None) -> str:
     if ckernel.available():
         return "c"
     if choice == "c":
-        raise SorteioError(f"{KERNEL_ENV}=c but the compiled kernel is not available "
+        # Asked for by SORTEIO_KERNEL=c, or by a sweep whose parent ran it (a worker elsewhere).
+        raise SorteioError(f"the compiled kernel was asked for ({KERNEL_ENV}=c, or the sweep "
+                           f"that started this worker) but is not available here "
                            f"({ckernel.unavailable_reason()}); reinstall sorteio with a C "
-                           "compiler (pip install -e .), or use the Python kernel")
+                           f"compiler (pip install -e .), or set {KERNEL_ENV}=python")
     return "python"
 
 
