@@ -208,3 +208,18 @@ def test_lookahead_sees_the_next_card_where_protect_does_not():
         assert _kernel(kernel.play_matches, deck, [seed], name) == [want]
         if ckernel.available():
             assert _kernel(ckernel.play_matches, deck, [seed], name) == [want]
+
+
+def test_kept_ending_meters_are_each_matchs_in_seed_order_on_both_kernels(c_kernel):
+    deck = synthetic_deck(cards=50, modes=6, actors=3, meters=9, seed=4)
+    fd = FastDeck(CompiledDeck(deck))
+    trace: list = []
+    kernel.play_matches(fd, range(40), "random", trace=trace)
+    want = b"".join(bytes(meters) for _, (_, _, meters, _) in trace)
+    for play in (kernel.play_matches, ckernel.play_matches):
+        whole = play(fd, range(40), "random", keep_meters=True)
+        assert bytes(whole.end_meters) == want
+        parts = play(fd, range(15), "random", keep_meters=True)
+        parts.merge(play(fd, range(15, 40), "random", keep_meters=True))
+        assert vars(parts) == vars(whole)
+        assert play(fd, range(5)).end_meters == bytearray()  # not kept unless asked

@@ -1,6 +1,7 @@
 """``sorteio simulate --per-card``: each card left out, paired with the whole deck by seed."""
 
 import json
+import statistics
 import subprocess
 import sys
 
@@ -63,7 +64,8 @@ def test_card_scenarios_are_the_baseline_then_every_playable_card():
 
 def test_effects_are_paired_and_ranked():
     deck = load_deck("curto")
-    result = run_sweep(deck, {}, matches=300, seed=2, jobs=1, scenarios=card_scenarios(deck))
+    result = run_sweep(deck, {}, matches=300, seed=2, jobs=1, scenarios=card_scenarios(deck),
+                       keep_meters=True)
     effects = card_effects(result)
     assert len(effects) == len(result.scenarios) - 1 == sum(c.playable for c in deck.cartas)
     magnitudes = [abs(e.diff_pp[0]) for e in effects]
@@ -75,9 +77,13 @@ def test_effects_are_paired_and_ranked():
         want = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
         assert e.diff_pp == pytest.approx(tuple(100 * x for x in want))
         assert e.diff_pp[1] <= e.diff_pp[0] <= e.diff_pp[2]
-        for m, (d, lo, hi) in e.meters.items():
+        k = len(base.meter_ids)
+        for i, (m, (d, lo, hi)) in enumerate(e.meters.items()):
             assert d == pytest.approx(r.meter_stats()[m][0] - base.meter_stats()[m][0])
-            assert lo <= d <= hi
+            # paired: the interval of the mean per-match difference (same seeds)
+            diffs = [x - y for x, y in zip(r.tally.end_meters[i::k], base.tally.end_meters[i::k])]
+            sd = statistics.stdev(diffs)
+            assert hi - lo == pytest.approx(2 * 1.959963984540054 * sd / len(diffs) ** 0.5)
 
 
 def test_the_baseline_is_the_whole_deck_on_the_same_seeds():

@@ -919,15 +919,17 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
     return out;
 }
 
-/* play(deck, seeds, policy, trace) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
- * zeroed, end_year, close_n, close_sum, close_sq, outcomes) with close_* flat [5 * n_meters] and
- * outcomes one byte per match; trace: None or a list getting (steps, (reason, year, meters,
+/* play(deck, seeds, policy, trace, keep_meters) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+ * zeroed, end_year, close_n, close_sum, close_sq, outcomes, meters) with close_* flat
+ * [5 * n_meters], outcomes one byte per match and meters (when keep_meters) n_meters bytes per
+ * match; trace: None or a list getting (steps, (reason, year, meters,
  * zeroed)) per match, as sim/kernel.py's trace. */
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *seeds, *trace;
-    int policy;
-    if (!PyArg_ParseTuple(args, "OOiO", &capsule, &seeds, &policy, &trace)) return NULL;
+    int policy, keep_meters;
+    if (!PyArg_ParseTuple(args, "OOiOp", &capsule, &seeds, &policy, &trace, &keep_meters))
+        return NULL;
     const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
     if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
         PyErr_SetString(PyExc_ValueError, "policy must be 0 (random), 1 (protect), 2 (lookahead)");
@@ -950,8 +952,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
     PyObject *result = NULL, *iter = NULL, *outcomes = NULL;
     Mt *gen = (Mt *)malloc(2 * sizeof(Mt)), *player = (Mt *)malloc(2 * sizeof(Mt));
     Py_ssize_t key_cap[4] = {8, 8, 8, 8};
-    size_t n_out = 0, out_cap = 1024;
-    char *out = (char *)malloc(out_cap);
+    size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
+    char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
+    PyObject *meters_out = NULL;
     uint32_t *key[4];
     for (int i = 0; i < 4; i++) key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t));
     t.card_draws = (long long *)calloc((size_t)NC, sizeof(long long));
@@ -977,7 +980,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
@@ -1036,6 +1039,21 @@ static PyObject *play(PyObject *self, PyObject *args) {
                 out_cap = bigger;
             }
             out[n_out++] = zeroed >= 0 ? 1 : 0;
+            if (keep_meters) { /* every match's ending meters, one byte each (0-100) */
+                size_t need = n_kept + (size_t)d->n_meters;
+                if (need > kept_cap) {
+                    size_t bigger = kept_cap * 2 > need ? kept_cap * 2 : need;
+                    char *grown = (char *)realloc(kept, bigger);
+                    if (grown == NULL) {
+                        Py_XDECREF(steps);
+                        PyErr_NoMemory();
+                        break;
+                    }
+                    kept = grown;
+                    kept_cap = bigger;
+                }
+                for (int mi = 0; mi < d->n_meters; mi++) kept[n_kept++] = (char)k.meters[mi];
+            }
             if (trace != NULL) {
                 PyObject *meters = int_list(k.meters, d->n_meters);
                 PyObject *entry = meters == NULL ? NULL
@@ -1053,17 +1071,20 @@ static PyObject *play(PyObject *self, PyObject *args) {
         if (PyErr_Occurred()) break;
     }
     if (!PyErr_Occurred()) outcomes = PyByteArray_FromStringAndSize(out, (Py_ssize_t)n_out);
+    if (!PyErr_Occurred()) meters_out = PyByteArray_FromStringAndSize(kept, (Py_ssize_t)n_kept);
     if (PyErr_Occurred()) goto done;
     result = Py_BuildValue(
-        "((LLLLLLL)NNNNNNNNNO)", t.matches, t.catastrophes, t.cards_played, t.turns,
+        "((LLLLLLL)NNNNNNNNNOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
         t.turns_closed, t.short_turns, t.mandatory, ll_list(t.card_draws, d->n_cards),
         ll_list(t.card_mandatory, d->n_cards), ll_list(t.end_sum, d->n_meters),
         ll_list(t.end_sq, d->n_meters), ll_list(t.zeroed, d->n_meters), ll_list(t.end_year, 5),
         ll_list(t.close_n, 5), ll_list(t.close_sum, 5 * (Py_ssize_t)d->n_meters),
-        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes);
+        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out);
 done:
     Py_XDECREF(iter);
     Py_XDECREF(outcomes);
+    Py_XDECREF(meters_out);
+    free(kept);
     free(gen);
     free(player);
     for (int i = 0; i < 4; i++) free(key[i]);

@@ -125,7 +125,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                 deck, grid, matches, seed, policy, jobs=jobs, executor=executor,
                 on_progress=lambda done: bar.update(task, completed=done),
                 on_result=appender.add if appender is not None else None,
-                scenarios=scenarios,
+                scenarios=scenarios, keep_meters=per_card,
             )
         finally:
             if appender is not None:

@@ -23,12 +23,15 @@ class Tally:
 
     Lists are indexed by card, meter, year (1-4; index 0 unused) or match (``catastrophe``: one
     byte 0/1 per match in seed order, kept so two scenarios can be compared match by match).
+    ``end_meters``: empty, or (``keep_meters``) every match's ending meters, one byte (0-100)
+    per meter, match after match in seed order, for paired comparisons of meters.
     """
 
     def __init__(self, n_cards: int, n_meters: int) -> None:
         self.matches = 0
         self.catastrophes = 0
         self.catastrophe = bytearray()
+        self.end_meters = bytearray()
         self.cards_played = 0
         self.turns = 0  # turns started
         self.turns_closed = 0
@@ -50,6 +53,7 @@ class Tally:
                      "short_turns", "mandatory"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.catastrophe += other.catastrophe
+        self.end_meters += other.end_meters
         for name in ("card_draws", "card_mandatory", "end_sum", "end_sq", "zeroed", "end_year",
                      "close_n"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -137,7 +141,8 @@ _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
-                 tally: Optional[Tally] = None, trace: Optional[list] = None) -> Tally:
+                 tally: Optional[Tally] = None, trace: Optional[list] = None,
+                 keep_meters: bool = False) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
     no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
     lookahead.
@@ -478,6 +483,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             outcome.append(0)
         end_sum[:] = map(add, end_sum, meters)
         end_sq[:] = map(add, end_sq, map(mul, meters, meters))
+        if keep_meters:
+            t.end_meters += bytes(meters)
 
     t.matches += matches
     t.catastrophes += catastrophes

@@ -52,8 +52,8 @@ def describe(name: str) -> str:
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 kernel_choice: Optional[str] = None) -> Tally:
+                 kernel_choice: Optional[str] = None, keep_meters: bool = False) -> Tally:
     """``kernel.play_matches`` on the kernel ``kernel_name(kernel_choice)`` names."""
     if kernel_name(kernel_choice) == "c":
-        return ckernel.play_matches(fd, seeds, policy, tally, trace)
-    return kernel.play_matches(fd, seeds, policy, tally, trace)
+        return ckernel.play_matches(fd, seeds, policy, tally, trace, keep_meters)
+    return kernel.play_matches(fd, seeds, policy, tally, trace, keep_meters)

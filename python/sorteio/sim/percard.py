@@ -6,9 +6,9 @@ rate and ending meters are compared with the baseline's:
 
 - catastrophe: the paired per-match difference (``stats.paired_difference``: same seed, one
   0/1 outcome each), in points, with its 95% normal interval;
-- each ending meter: the difference of the means with a 95% interval from the two samples'
-  variances (the kernels keep sums, not every match's meters, so this interval gives the pairing
-  no credit: it is wider than a paired one, never narrower).
+- each ending meter: the mean of the per-match differences (same seed, ending meter without the
+  card minus with it) with its 95% normal interval; the sweep keeps every match's ending meters
+  for this (``keep_meters``, one byte per meter per match).
 
 Cards are ranked by how much their absence moves the catastrophe rate (largest |Δ| first). A
 positive Δ means the match goes worse without the card (it protects); negative, better.
@@ -88,6 +88,20 @@ class CardEffect(NamedTuple):
 
 
 def _meter_diffs(r: ScenarioResult, base: ScenarioResult) -> Dict[str, Tuple[float, float, float]]:
+    n_meters = len(r.meter_ids)
+    a_all, b_all = r.tally.end_meters, base.tally.end_meters
+    n = r.tally.matches
+    if n > 1 and len(a_all) == len(b_all) == n * n_meters and base.tally.matches == n:
+        # Paired: the mean of the per-match differences, with the normal interval of that mean.
+        out = {}
+        for m, ident in enumerate(r.meter_ids):
+            diffs = [x - y for x, y in zip(a_all[m::n_meters], b_all[m::n_meters])]
+            mean = sum(diffs) / n
+            var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+            half = Z95 * math.sqrt(var / n)
+            out[ident] = (mean, mean - half, mean + half)
+        return out
+    # Without per-match meters: the two samples' variances (gives the pairing no credit).
     a, b = r.meter_stats(), base.meter_stats()
     n_a, n_b = r.tally.matches, base.tally.matches
     out = {}

@@ -95,14 +95,17 @@ def _remember(deck_json: str, fd: FastDeck) -> FastDeck:
 
 
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
-              count: int, kernel: Optional[str] = None, without: Optional[str] = None) -> Tally:
+              count: int, kernel: Optional[str] = None, without: Optional[str] = None,
+              keep_meters: bool = False) -> Tally:
     """Matches ``start .. start+count-1`` of one scenario. Plain picklable arguments and a
     picklable result, so any ``concurrent.futures`` executor can run it. ``kernel``: ``c``,
     ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports.
-    ``without``: a card id to leave out of the deck (``percard``)."""
+    ``without``: a card id to leave out of the deck (``percard``); ``keep_meters``: record every
+    match's ending meters (``Tally.end_meters``, for paired meter comparisons)."""
     base = seed * SEED_STRIDE
     return play_matches(_fast_deck(deck_json, params, without),
-                        range(base + start, base + start + count), policy, kernel_choice=kernel)
+                        range(base + start, base + start + count), policy, kernel_choice=kernel,
+                        keep_meters=keep_meters)
 
 
 def _ignore_sigint() -> None:
@@ -197,9 +200,11 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
               on_progress: Optional[Callable[[int], None]] = None,
               on_result: Optional[Callable[[ScenarioResult], None]] = None,
               in_flight: Optional[int] = None,
-              scenarios: Optional[List[Scenario]] = None) -> SweepResult:
+              scenarios: Optional[List[Scenario]] = None,
+              keep_meters: bool = False) -> SweepResult:
     """Play ``matches`` matches for every scenario of ``grid`` (see ``build_scenarios``), or of
     ``scenarios`` when given (e.g. ``percard.card_scenarios``; index 0 must be the baseline).
+    ``keep_meters``: keep every match's ending meters (n_meters bytes a match; ``percard``).
 
     ``executor``: where chunks run (not shut down here); when None, local processes: ``jobs``
     (default: every core, or this process alone when the compiled kernel has at most
@@ -295,7 +300,7 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
                 if ctrl_c.pressed:
                     raise KeyboardInterrupt
                 fut = executor.submit(run_chunk, deck_json, sc.params, policy, seed, start,
-                                      count, kernel, sc.without)
+                                      count, kernel, sc.without, keep_meters)
                 futures[fut] = (sc.index, start)
                 if fut.done():  # the inline executor runs at submit time
                     finish(fut)
