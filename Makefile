@@ -23,7 +23,7 @@ play: setup
 	$(BIN)/sorteio play --seed $(SEED)
 
 lint: setup
-	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/ruff check python tests benchmarks scripts
 	$(BIN)/vermin --no-tips --violations --target=3.8- python/sorteio
 
 godot-deps:
@@ -40,6 +40,12 @@ pythonscript:
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh
+
+# The demo as a player gets it, one folder per bridge under build/export/ (socket: the pack +
+# the frozen sorteio-serve; python: the pack + pythonscript's runtime). Cached; see
+# scripts/export/build_demo.py.
+export: setup godot-deps
+	$(BIN)/python scripts/export/build_demo.py
 
 # The core suite once more on the oldest runtime we support: CPython 3.8 when the machine has it,
 # always with the oldest pydantic.

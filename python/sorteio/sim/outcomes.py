@@ -141,6 +141,7 @@ class SweepResult(NamedTuple):
     total_scenarios: int
     workers: Optional[int] = None  # local processes used (1: this process); None: an executor
     kernel: str = "python"  # the kernel that played the matches: "c" or "python" (kernels.py)
+    stopped_by: Optional[int] = None  # the signal that interrupted the sweep (SIGINT, SIGTERM)
 
     @property
     def baseline(self) -> Optional[ScenarioResult]:
