@@ -85,7 +85,8 @@ def _build(fd: FastDeck, params: tuple) -> object:
         params,
         [_words(b, w) for b in fd.base + [0] * (5 - len(fd.base))],
         [_words(fd.non_actor, w)],
-        [_words(row[li], w) for row in fd.actor_level for li in range(len(ix.level_ids))],
+        # fast.FastDeck.actor_level: one table, group a * n_levels + level
+        [_words(fd.actor_level[g], w) for g in range(fd.n_actors * len(ix.level_ids))],
         [_words(fd.linked[m], w) for m in range(fd.n_meters)],
         [_words(fd.attack[a], w) for a in range(fd.n_actors)],
         [_words(fd.mode_mask[md], w) for md in range(fd.n_modes)],

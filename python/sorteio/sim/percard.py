@@ -41,7 +41,7 @@ def without_card(fd: FastDeck, c: int) -> FastDeck:
     out.playable = fd.playable & keep
     out.base = [b & keep for b in fd.base]
     out.non_actor = fd.non_actor & keep
-    out.actor_level = [_drop(table, c, fd.n_cards) for table in fd.actor_level]
+    out.actor_level = _drop(fd.actor_level, c, fd.n_cards)
     out.actor_all = _drop(fd.actor_all, c, fd.n_cards)
     out.linked = _drop(fd.linked, c, fd.n_cards)
     out.attack = _drop(fd.attack, c, fd.n_cards)
