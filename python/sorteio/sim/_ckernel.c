@@ -361,7 +361,8 @@ static int *int_array(PyObject *seq, Py_ssize_t n, Py_ssize_t *out_n, const char
     return out;
 }
 
-/* A sequence of `rows` sequences of `words` unsigned 64-bit ints -> one flat array. */
+/* A sequence of `rows` bytes objects of 8 * `words` bytes (int.to_bytes(..., "little")) -> one
+ * flat array of 64-bit words: one Python object per bit set, whatever the deck's size. */
 static uint64_t *word_rows(PyObject *seq, Py_ssize_t rows, int words, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast == NULL) return NULL;
@@ -377,22 +378,19 @@ static uint64_t *word_rows(PyObject *seq, Py_ssize_t rows, int words, const char
         return NULL;
     }
     for (Py_ssize_t r = 0; r < rows; r++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, r), what);
-        if (row == NULL) goto fail;
-        if (PySequence_Fast_GET_SIZE(row) != words) {
-            PyErr_Format(PyExc_ValueError, "%s: row %zd must have %d words", what, r, words);
-            Py_DECREF(row);
+        char *bytes = NULL;
+        Py_ssize_t len = 0;
+        if (PyBytes_AsStringAndSize(PySequence_Fast_GET_ITEM(fast, r), &bytes, &len) < 0)
+            goto fail;
+        if (len != 8 * (Py_ssize_t)words) {
+            PyErr_Format(PyExc_ValueError, "%s: row %zd must have %d bytes", what, r, 8 * words);
             goto fail;
         }
-        for (int w = 0; w < words; w++) {
-            unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(row, w));
-            if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-                Py_DECREF(row);
-                goto fail;
-            }
-            out[(size_t)r * (size_t)words + (size_t)w] = (uint64_t)v;
+        for (int w = 0; w < words; w++) { /* little-endian bytes, on any host */
+            uint64_t v = 0;
+            for (int b = 7; b >= 0; b--) v = (v << 8) | (unsigned char)bytes[8 * w + b];
+            out[(size_t)r * (size_t)words + (size_t)w] = v;
         }
-        Py_DECREF(row);
     }
     Py_DECREF(fast);
     return out;
@@ -919,24 +917,33 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
     return out;
 }
 
-/* play(deck, seeds, policy, trace, keep_meters) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+/* play(deck, params, seeds, policy, trace, keep_meters) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
  * zeroed, end_year, close_n, close_sum, close_sq, outcomes, meters) with close_* flat
  * [5 * n_meters], outcomes one byte per match and meters (when keep_meters) n_meters bytes per
  * match; trace: None or a list getting (steps, (reason, year, meters,
  * zeroed)) per match, as sim/kernel.py's trace. */
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *capsule, *seeds, *trace;
+    PyObject *capsule, *params, *seeds, *trace;
     int policy, keep_meters;
-    if (!PyArg_ParseTuple(args, "OOiOp", &capsule, &seeds, &policy, &trace, &keep_meters))
+    if (!PyArg_ParseTuple(args, "OOOiOp", &capsule, &params, &seeds, &policy, &trace,
+                          &keep_meters))
         return NULL;
     const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
     if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
         PyErr_SetString(PyExc_ValueError, "policy must be 0 (random), 1 (protect), 2 (lookahead)");
         return NULL;
     }
-    const CDeck *d = (const CDeck *)PyCapsule_GetPointer(capsule, "sorteio.CDeck");
-    if (d == NULL) return NULL;
+    const CDeck *tables = (const CDeck *)PyCapsule_GetPointer(capsule, "sorteio.CDeck");
+    if (tables == NULL) return NULL;
+    /* The §7 parameters of this call over the deck's shared tables (one C deck per card set). */
+    CDeck deck_here = *tables;
+    const CDeck *d = &deck_here;
+    int *pv = int_array(params, 5, NULL, "params");
+    if (pv == NULL) return NULL;
+    deck_here.n_slots = pv[0], deck_here.cap = pv[1], deck_here.meter_limit = pv[2];
+    deck_here.em_limit = pv[3], deck_here.mode_limit = pv[4];
+    free(pv);
     if (trace == Py_None) trace = NULL;
     else if (!PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace must be a list or None");

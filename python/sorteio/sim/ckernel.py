@@ -9,7 +9,7 @@ back to the pure-Python kernel.
 
 import hashlib
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, Optional
 
 from ..fast import FastDeck
 from .kernel import Tally
@@ -20,7 +20,6 @@ except ImportError as exc:  # no compiler at install time: the pure-Python kerne
     _ckernel = None
     _import_error = str(exc)
 
-MASK64 = (1 << 64) - 1
 _POLICY_CODES = {"random": 0, "protect": 1, "lookahead": 2}  # _ckernel.c's POLICY_*
 SOURCE = Path(__file__).with_name("_ckernel.c")
 
@@ -52,18 +51,22 @@ def available() -> bool:
     return not unavailable_reason()
 
 
-def _words(mask: int, n: int) -> List[int]:
-    return [(mask >> (64 * i)) & MASK64 for i in range(n)]
+def _words(mask: int, n: int) -> bytes:
+    return mask.to_bytes(8 * n, "little")
+
+
+def _params(fd: FastDeck) -> tuple:
+    ix = fd.index
+    return (ix.n_slots, ix.cap, ix.meter_limit, ix.emergency_limit, ix.mode_limit)
 
 
 def c_deck(fd: FastDeck) -> object:
-    """The C tables of ``fd`` under its current parameters (built once per parameter set)."""
-    ix = fd.index
-    params = (ix.n_slots, ix.cap, ix.meter_limit, ix.emergency_limit, ix.mode_limit)
-    cache = fd.__dict__.setdefault("_c_decks", {})  # shared by with_parameters copies: keyed
-    cdeck = cache.get(params)
+    """The C tables of ``fd``'s card sets, built once and shared by its ``with_parameters``
+    copies (the §7 parameters are passed at each call)."""
+    cache = fd.__dict__.setdefault("_c_decks", {})  # percard.without_card gives a new one
+    cdeck = cache.get("tables")
     if cdeck is None:
-        cdeck = cache[params] = _build(fd, params)
+        cdeck = cache["tables"] = _build(fd, _params(fd))
     return cdeck
 
 
@@ -108,8 +111,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
         raise RuntimeError("the compiled kernel (sorteio.sim._ckernel) is not built")
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     (counts, card_draws, card_mandatory, end_sum, end_sq, zeroed, end_year, close_n, close_sum,
-     close_sq, outcomes, meters) = _ckernel.play(c_deck(fd), seeds, _POLICY_CODES[policy], trace,
-                                                 keep_meters)
+     close_sq, outcomes, meters) = _ckernel.play(c_deck(fd), _params(fd), seeds,
+                                                 _POLICY_CODES[policy], trace, keep_meters)
     for name, value in zip(("matches", "catastrophes", "cards_played", "turns", "turns_closed",
                             "short_turns", "mandatory"), counts):
         setattr(t, name, getattr(t, name) + value)
