@@ -142,7 +142,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                 appender.close()
     elapsed = time.perf_counter() - started
     if per_card:
-        _per_card_outputs(result, elapsed, folder, as_json)
+        _per_card_outputs(result, elapsed, folder, as_json, Names.of(deck))
     elif folder is not None:
         _write_outputs(result, folder, deck)
     if as_json and not per_card:
@@ -339,12 +339,12 @@ def lint_cmd(deck_path, as_json, strict) -> None:
 
 
 def _per_card_outputs(result: SweepResult, elapsed: float, folder: Optional[Path],
-                      as_json: bool) -> None:
+                      as_json: bool, names: Names) -> None:
     from .percard_report import per_card_json, print_per_card, write_per_card
 
     if folder is not None:
         try:
-            write_per_card(result, folder)
+            write_per_card(result, folder, names)
         except OSError as exc:
             raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
                                f"{exc.strerror or exc}") from None
@@ -353,7 +353,7 @@ def _per_card_outputs(result: SweepResult, elapsed: float, folder: Optional[Path
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    print_per_card(result, elapsed, out, describe(result.kernel))
+    print_per_card(result, elapsed, out, describe(result.kernel), names)
     if folder is not None:
         out.print(f"escrito: {folder / 'percard.csv'}, {folder / 'percard.json'}, "
                   f"{folder / 'report.html'}", soft_wrap=True)

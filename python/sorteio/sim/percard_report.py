@@ -11,6 +11,7 @@ from typing import List
 from rich.console import Console
 from rich.table import Table
 
+from ..wording import Names
 from .outcomes import SweepResult
 from .percard import CardEffect, card_effects
 
@@ -33,7 +34,9 @@ def _fmt(x: float) -> str:
     return f"{x:+.1f}"
 
 
-def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: str) -> None:
+def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: str,
+                   names: Names) -> None:
+    """The ranked table on the terminal, modes and meters by their display names (issue 8)."""
     effects = card_effects(result)
     base = result.baseline
     out.print(f"{len(effects)} carta(s) × {result.matches} partidas sem a carta, seed "
@@ -48,11 +51,12 @@ def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: st
         return
     meters = list(effects[0].meters)
     table = Table("#", "carta", "modo", "catástr. sem", "Δ pts", "IC 95%", "sorteios/partida",
-                  *(f"Δ {m}" for m in meters),
+                  *(f"Δ {names.meter(m)}" for m in meters),
                   title="cartas por efeito na catástrofe (Δ = sem a carta − baseline)")
     for rank, e in enumerate(effects[:SHOWN], 1):
         d, dlo, dhi = e.diff_pp
-        table.add_row(str(rank), e.card_id, e.mode, f"{e.catastrophe_pct:.1f}%", _fmt(d),
+        table.add_row(str(rank), e.card_id, names.mode(e.mode), f"{e.catastrophe_pct:.1f}%",
+                      _fmt(d),
                       f"{dlo:+.1f}…{dhi:+.1f}", f"{e.draws_per_match:.2f}",
                       *(_fmt(e.meters[m][0]) for m in meters))
     out.print(table)
@@ -62,7 +66,7 @@ def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: st
               "diferença da média final.", soft_wrap=True)
 
 
-def write_per_card(result: SweepResult, folder: Path) -> None:
+def write_per_card(result: SweepResult, folder: Path, names: Names) -> None:
     """``percard.csv`` (one ranked row per card), ``percard.json`` and ``report.html``."""
     data = per_card_json(result)
     rows = data["cards"]
@@ -73,7 +77,7 @@ def write_per_card(result: SweepResult, folder: Path) -> None:
             writer.writerows(rows)
     (folder / "percard.json").write_text(json.dumps(data, ensure_ascii=False, indent=1),
                                          encoding="utf-8")
-    write_per_card_html(result, folder / "report.html")
+    write_per_card_html(result, folder / "report.html", names)
 
 
 def plot_per_card(effects: List[CardEffect]) -> str:
@@ -98,7 +102,7 @@ def plot_per_card(effects: List[CardEffect]) -> str:
     return _png(fig)
 
 
-def write_per_card_html(result: SweepResult, path: Path) -> None:
+def write_per_card_html(result: SweepResult, path: Path, names: Names) -> None:
     esc = html.escape
     effects = card_effects(result)
     base = result.baseline
@@ -127,11 +131,11 @@ def write_per_card_html(result: SweepResult, path: Path) -> None:
     meters = list(effects[0].meters) if effects else []
     parts.append("<h2>Table</h2><table border='1' cellspacing='0' cellpadding='3'><tr>")
     cols = ["#", "card", "mode", "catastrophe without", "Δ pts", "95% CI", "draws/match",
-            *(f"Δ end {m}" for m in meters)]
+            *(f"Δ end {names.meter(m)}" for m in meters)]
     parts.extend(f"<th>{esc(c)}</th>" for c in cols)
     parts.append("</tr>")
     for rank, e in enumerate(effects, 1):
-        cells = [str(rank), e.card_id, e.mode, f"{e.catastrophe_pct:.2f}%",
+        cells = [str(rank), e.card_id, names.mode(e.mode), f"{e.catastrophe_pct:.2f}%",
                  f"{e.diff_pp[0]:+.2f}", f"{e.diff_pp[1]:+.2f} … {e.diff_pp[2]:+.2f}",
                  f"{e.draws_per_match:.3f}",
                  *(f"{e.meters[m][0]:+.2f} ({e.meters[m][1]:+.1f}…{e.meters[m][2]:+.1f})"
