@@ -50,7 +50,7 @@ def test_matches_are_identical_on_every_python_and_machine():
     assert digest.hexdigest()[:16] == GOLDEN
 
 
-GOLDEN = "5e7883f8bf39aedd"
+GOLDEN = "dd08fd34c1d00e71"  # reasons carry "merged" (§5); draws as at 5e7883f8bf39aedd
 
 
 def test_the_rng_state_is_saved_not_the_seed():

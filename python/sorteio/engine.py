@@ -202,7 +202,14 @@ class Engine:
                 ob = self.pending.pop(0)
                 card = ob[2]
                 if card >= 0 and self.is_eligible(card):
-                    reason = {"kind": "mandatory", "obligation": ob[0], "target": self._target(ob)}
+                    target = self._target(ob)
+                    reason = {"kind": "mandatory", "obligation": ob[0], "target": target}
+                    # §5 "Mesma carta atende duas obrigações": the other needs it also serves
+                    # (a meter's emergency and its low-meter obligation are one need).
+                    also = [{"kind": k, "target": t} for k, t in self._public(ob).merged
+                            if k == ACTOR or t != target or ob[0] == ACTOR]
+                    if also:
+                        reason["merged"] = also
                     return self._show(card, reason, ob)
                 drawn = self._draw_random(self._public(ob).to_dict())
                 if drawn is not None:

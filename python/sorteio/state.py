@@ -45,6 +45,7 @@ class SavedReason(_Model):
     candidates: Optional[StrictInt] = None
     mode_relaxed: Optional[bool] = None
     replaces: Optional[SavedObligation] = None
+    merged: Optional[List[SavedMerged]] = None
 
 
 class SavedDraw(_Model):
