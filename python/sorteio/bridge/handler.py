@@ -17,6 +17,16 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
 - ``load`` [``state``: a dict from save] -> same as ``state``
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
+
+The designers' requests (the Godot editor panel; no snapshot, no match needed; see
+``sorteio.bridge.designer`` for params and results):
+
+- ``validate`` [``deck``] -> every problem of the deck at once, one row each
+- ``lint`` [``deck``] -> the coverage report
+- ``preview`` [``deck``, ``state``: saved match path or null, ``seed``, ``policy``] -> next turn
+- ``simulate_start`` [``deck``, ``matches``, ``seed``, ``policy``, ``sweep``] -> ``{"job", ...}``
+- ``simulate_step`` [``job``, ``budget_ms``] -> progress, then the result
+- ``simulate_cancel`` [``job``]
 """
 
 import hmac
@@ -26,7 +36,7 @@ import traceback
 from typing import Any, Callable, Dict, Optional
 
 from ..loader import DeckError, SorteioError, load_deck
-from . import protocol
+from . import designer, protocol
 
 PROTOCOL_VERSION = 1
 STATE_FORMAT = 1
@@ -114,6 +124,16 @@ class RequestHandler:
             "load": self._load,
             "state": self._state,
         }
+        self._simulations = designer.Simulations()
+        for name, method in (
+            ("validate", designer.validate),
+            ("lint", designer.lint),
+            ("preview", designer.preview),
+            ("simulate_start", self._simulations.start),
+            ("simulate_step", self._simulations.step),
+            ("simulate_cancel", self._simulations.cancel),
+        ):
+            self._methods[name] = self._designer(method)
 
     @property
     def methods(self) -> list:
@@ -187,6 +207,18 @@ class RequestHandler:
         return method, params
 
     # -- helpers --------------------------------------------------------------------------
+
+    @staticmethod
+    def _designer(method: Callable[[Dict[str, Any]], Dict[str, Any]]) -> Callable[..., Any]:
+        """A designer request whose own refusals (``DesignerError``) become request errors."""
+
+        def call(params: Dict[str, Any]) -> Dict[str, Any]:
+            try:
+                return method(params)
+            except designer.DesignerError as exc:
+                raise RequestError(exc.code, str(exc)) from None
+
+        return call
 
     @property
     def engine_cls(self) -> Any:

@@ -26,6 +26,7 @@ UNKNOWN_METHOD = "unknown_method"
 NO_MATCH = "no_match"  # a match method before new_match / load
 DECK_ERROR = "deck_error"  # the deck file cannot be used
 RULE_ERROR = "rule_error"  # the engine refused (wrong phase, bad option, bad state)
+NO_JOB = "no_job"  # simulate_step / simulate_cancel of a job that finished or was cancelled
 INTERNAL_ERROR = "internal_error"  # a bug: reported, never fatal to the server
 
 
