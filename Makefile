@@ -9,7 +9,7 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint test-oldest godot-deps godot-test clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test dist clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: setup lint godot-deps
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh
+
+# The release zip (Asset Library layout: the addon with the sorteio wheel inside, INSTALL.md).
+dist: setup
+	$(BIN)/python scripts/dist.py --out build/dist
 
 # The core suite once more on the oldest runtime we support: CPython 3.8 when the machine has it,
 # always with the oldest pydantic.

@@ -20,7 +20,7 @@ import pytest
 
 from sorteio.bridge.handler import RequestHandler
 from sorteio.loader import BUILTIN_DECKS
-from tests.test_godot_engine import (
+from test_godot_engine import (
     ARTIFACTS,
     GDSCRIPT_ERRORS,
     ROOT,

@@ -9,9 +9,11 @@ extends EditorPlugin
 const AUTOLOAD_NAME := "Sorteio"
 const AUTOLOAD_PATH := "res://addons/sorteio/sorteio_node.gd"
 const SETTING_IMPORT := "sorteio/import_json_decks"
-const EditorBridge = preload("res://addons/sorteio/editor/editor_bridge.gd")
-const Panel = preload("res://addons/sorteio/editor/panel.gd")
-const DeckImporter = preload("res://addons/sorteio/editor/deck_import_plugin.gd")
+# Loaded in _enter_tree, not preloaded: this script must compile on its own, quickly, as the
+# editor may load it while its first filesystem scan still runs.
+const EDITOR_BRIDGE := "res://addons/sorteio/editor/editor_bridge.gd"
+const PANEL := "res://addons/sorteio/editor/panel.gd"
+const DECK_IMPORTER := "res://addons/sorteio/editor/deck_import_plugin.gd"
 
 var bridge = null
 var panel: Control = null
@@ -27,15 +29,15 @@ func disable_plugin() -> void:
 
 
 func _enter_tree() -> void:
-	bridge = EditorBridge.new()
-	panel = Panel.new()
+	bridge = load(EDITOR_BRIDGE).new()
+	panel = load(PANEL).new()
 	panel.bridge = bridge
 	add_control_to_bottom_panel(panel, "Sorteio")
 	if not ProjectSettings.has_setting(SETTING_IMPORT):
 		ProjectSettings.set_setting(SETTING_IMPORT, true)
 		ProjectSettings.set_initial_value(SETTING_IMPORT, true)
 	if ProjectSettings.get_setting(SETTING_IMPORT):
-		importer = DeckImporter.new()
+		importer = load(DECK_IMPORTER).new()
 		importer.bridge = bridge
 		add_import_plugin(importer)
 
