@@ -284,8 +284,6 @@ def test_export_presets_leave_the_editor_folder_out():
             assert "addons/sorteio/editor/*" in line
 
 
-@pytest.mark.skipif(shutil.which("godot3") is None and not os.environ.get("CI"),
-                    reason="the windowed editor (apt-get install godot3) is not installed")
 def test_panel_screenshot_under_xvfb_is_not_blank(tmp_path):
     editor = tool("godot3")
     project = make_project(tmp_path)
@@ -309,3 +307,13 @@ def test_panel_screenshot_under_xvfb_is_not_blank(tmp_path):
     colours = int(re.search(r"PANEL shot .*\"colours\":(\d+)", log).group(1))
     assert colours >= 12, f"blank screenshot: {colours} colours"
     assert len(data) > 30_000, "blank screenshot"
+
+
+def test_the_readmes_show_the_panel_screenshot():
+    shot = ROOT / "docs" / "editor_panel.png"
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000
+    assert struct.unpack(">II", data[16:24]) == (1280, 800)
+    assert "docs/editor_panel.png" in (ROOT / "README.md").read_text("utf-8")
+    assert "../../docs/editor_panel.png" in (
+        ROOT / "addons" / "sorteio" / "README.md").read_text("utf-8")
