@@ -174,3 +174,19 @@ def test_warnings_for_a_lonely_mode_and_a_card_without_two_sides(base):
     warnings = {(w.card_id, w.field) for w in deck_warnings(parse_deck(data))}
     assert (data["cartas"][0]["id"], "cartas.0.modo") in warnings
     assert (data["cartas"][1]["id"], "cartas.1.opcoes") in warnings
+
+
+@pytest.mark.parametrize("start, warned", [(19, True), (0, True), (20, False), (50, False)])
+def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, warned):
+    """GDD 06 §5 "Ano 1 ... nenhum ator Furioso (todos em 50)": a deck may start an actor
+    elsewhere, but one starting in the Furioso band (0-19 in the default levels) is warned."""
+    from sorteio.loader import parse_deck
+
+    data = copy.deepcopy(base)
+    data["atores"][1]["satisfacao_inicial"] = start
+    warnings = [w for w in deck_warnings(parse_deck(data))
+                if w.field == "atores.1.satisfacao_inicial"]
+    assert bool(warnings) is warned
+    if warned:
+        assert data["atores"][1]["id"] in warnings[0].message
+        assert "nenhum ator Furioso (todos em 50)" in warnings[0].message

@@ -26,7 +26,7 @@ from sorteio.match import MatchObserver, make_policy, play_match
 from sorteio.results import CATASTROPHE
 from sorteio.sim.kernel import Tally, play_matches
 from sorteio.synthetic import synthetic_deck
-from strategies import decks
+from strategies import decks, overlapping
 
 
 class _Recorder(MatchObserver):
@@ -105,6 +105,41 @@ def test_differential_runs_reach_the_rare_rules():
             short += engine.ending.short
     assert reasons == {"catastrophe", "end_of_mandate"}
     assert emergencies > 0 and short > 0
+
+
+def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds():
+    """§5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata": on
+    ``overlapping`` decks (the generator ``decks()`` uses), fixed seeds, the kernel and FastEngine
+    equal the oracle in turns where it matters: a card reserved for an earlier obligation serves a
+    later one while the cap T is full, so counting the later one once lets the next candidate in.
+    Every pair of kinds (in list order) happens; T = 2 and few cards make it frequent."""
+    binding = {}
+    rng = random.Random(10)
+
+    class Turns(MatchObserver):
+        def turn_started(self, turn):
+            em = sum(ob.kind == "emergency" for ob in turn.mandatory)
+            room = max(0, 2 - em)
+            if room and len(turn.mandatory) - em == room:
+                for ob in turn.mandatory:
+                    for kind, _ in ob.merged:
+                        binding[ob.kind, kind] = binding.get((ob.kind, kind), 0) + 1
+
+    params = Parameters(teto_obrigatorias=2, limite_medidor=35, limite_emergencia=24)
+    for i in range(60):
+        deck = synthetic_deck(cards=rng.randint(0, 20), modes=rng.randint(2, 10),
+                              actors=rng.randint(1, 5), seed=i)
+        deck = overlapping(deck, i, 0.6).model_copy(update={"parametros": params})
+        seeds = [0, 1, 2]
+        got = _kernel(deck, seeds, "random")
+        for seed in seeds:
+            play_match(deck, seed, "random", observer=Turns())
+            want = _oracle(deck, seed, "random")
+            assert got[seed] == want, (i, seed)
+            assert _oracle(deck, seed, "random", FastEngine) == want, (i, seed)
+    for pair in [("emergency", "emergency"), ("emergency", "actor"), ("emergency", "meter"),
+                 ("actor", "meter"), ("meter", "meter")]:
+        assert binding.get(pair, 0) > 0, (pair, binding)
 
 
 def _oracle_tally(deck, seeds, policy) -> Tally:

@@ -1,5 +1,7 @@
 """GDD 06 §3 rules, the §4 worked example, the §5 edge cases and the boundaries of each limit."""
 
+import json
+
 import pytest
 
 from scenario import (
@@ -12,7 +14,7 @@ from scenario import (
     fillers,
     play_turn,
 )
-from sorteio.engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START
+from sorteio.engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, Engine
 from sorteio.errors import EngineError
 from sorteio.results import CATASTROPHE
 
@@ -184,6 +186,95 @@ def test_same_card_serving_two_obligations_counts_once_and_next_candidate_enters
     assert [(o.target, o.card_id) for o in turn.mandatory] == [
         ("caixa", "both"), ("saude", "sau"), ("educacao", "edu")]
     assert turn.mandatory[0].merged == (("meter", "dignidade"),)
+
+
+# §5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata", for every
+# pair of kinds in list order (emergency, actor, meter; §3.3). Card "x" is the only card that can
+# serve the first obligation and it also serves the second; caixa 25 and saude 27 are the next
+# candidates, each with its own linked card. The second obligation is recorded on the first, takes
+# no place under T = 3 and reserves nothing, so both candidates enter.
+_PAIRS = {
+    "emergency+emergency": (dict(up=["governabilidade", "ambiente"]),
+                            {"governabilidade": 8, "ambiente": 5}, {},
+                            ("emergency", "ambiente"), ("emergency", "governabilidade")),
+    "emergency+actor": (dict(up=["governabilidade"], tipo="ator", ator="latifundiarios",
+                             funcao="ataque"),
+                        {"governabilidade": 8}, {"latifundiarios": FURIOUS},
+                        ("emergency", "governabilidade"), ("actor", "latifundiarios")),
+    "emergency+meter": (dict(up=["governabilidade", "dignidade"]), {"governabilidade": 8}, {},
+                        ("emergency", "governabilidade"), ("meter", "dignidade")),
+    "actor+meter": (dict(up=["dignidade"], tipo="ator", ator="latifundiarios", funcao="ataque"),
+                    {}, {"latifundiarios": FURIOUS},
+                    ("actor", "latifundiarios"), ("meter", "dignidade")),
+    "meter+meter": (dict(up=["dignidade", "educacao"]), {}, {},
+                    ("meter", "dignidade"), ("meter", "educacao")),
+}
+
+
+@pytest.mark.parametrize("pair", list(_PAIRS))
+def test_same_card_serves_two_obligations_of_any_kinds_counts_once_next_candidate_enters(pair):
+    x, closing, moods, first, second = _PAIRS[pair]
+    deck = build([card("x", "mx", **x), card("cx", "m1", up=["caixa"], down=()),
+                  card("sau", "m2", up=["saude"], down=()), *fillers(20)])
+    low = {m: 20 + i for i, (k, m) in enumerate((first, second)) if k == "meter"}
+    engine = engine_at(deck, year=2, meters={"governabilidade": 40, "ambiente": 40,
+                                             "caixa": 25, "saude": 27, **low},
+                       closing=closing, moods=moods)
+    turn = engine.start_turn()
+    assert [(o.kind, o.target, o.card_id) for o in turn.mandatory] == [
+        (*first, "x"), ("meter", "caixa", "cx"), ("meter", "saude", "sau")]
+    assert turn.mandatory[0].merged[0] == second
+    draws = play_turn(engine)
+    assert [d.card_id for d in draws[:3]] == ["x", "cx", "sau"]
+    assert [d.reason["kind"] for d in draws] == ["mandatory"] * 3 + ["random"] * 4
+    assert not any(d.reason.get("replaces") for d in draws)  # no obligation lost its card
+    ix = engine.index
+    for kind, target in (first, second):  # both are served by the one card shown
+        if kind == "emergency":
+            assert engine.emergency_spent[ix.meter_index[target]]
+        if kind == "actor":
+            assert engine.attacked[ix.actor_index[target]]
+
+
+def test_same_card_serves_two_obligations_a_merged_attack_survives_save_and_load():
+    x, closing, moods, _, _ = _PAIRS["emergency+actor"]
+    deck = build([card("x", "mx", **x), *fillers(20)])
+    engine = engine_at(deck, year=2, closing=closing, moods=moods)
+    engine.start_turn()
+    state = json.loads(json.dumps(engine.to_state()))
+    assert state["pending"][0]["merged"] == [{"kind": "actor", "target": "latifundiarios"}]
+    again = Engine.from_state(deck, state)
+    assert again.pending == engine.pending
+    assert [d.to_dict() for d in play_turn(again)] == [d.to_dict() for d in play_turn(engine)]
+
+
+def test_same_card_serves_two_obligations_the_attack_is_not_reported_without_a_card():
+    """The case of issue 10 (default deck, ``sorteio play --seed 10091``, year 4): an emergency's
+    linked card is also a Furious actor's attack card. The actor's obligation is not listed as
+    having no eligible card; it is served by the emergency's card and counted once (§5)."""
+    from sorteio.loader import load_deck
+    from sorteio.match import MatchObserver, play_match
+
+    starts = []
+
+    class Turns(MatchObserver):
+        def turn_started(self, turn):
+            starts.append(turn)
+
+    play_match(load_deck("padrao"), 10091, "random", observer=Turns())
+    year4 = starts[3].mandatory
+    assert year4[0].kind == "emergency" and year4[0].card_id == "lat-ataque"
+    assert ("actor", "latifundiarios") in year4[0].merged
+    assert all(ob.kind != "actor" for ob in year4)
+
+
+def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served():
+    from cli_run import sorteio
+
+    year4 = sorteio("play", "--seed", "10091").stdout.split("Ano 4", 1)[1]
+    assert "ataque de latifundiarios -> sem carta elegível" not in year4
+    assert ("emergência de governabilidade -> lat-ataque (também atende: ataque de "
+            "latifundiarios") in year4
 
 
 def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw():

@@ -4,15 +4,16 @@ from collections import Counter
 from typing import List
 
 from .compiled import CompiledDeck
-from .deck import CardType, Deck, Issue
+from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
 
 
 def deck_warnings(deck: Deck) -> List[Issue]:
     """Warnings as ``Issue`` rows: too few playable cards for 4 x N slots (§5, D-102), a meter no
     card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
-    an attack card (§3.3.2), a mode with a single card (often a typo), a card whose option count
-    is not the two sides of the screen (GDD 05 §3.4)."""
+    an attack card (§3.3.2), an actor whose ``satisfacao_inicial`` is in the Furioso band (§5
+    "Ano 1"), a mode with a single card (often a typo), a card whose option count is not the two
+    sides of the screen (GDD 05 §3.4)."""
     ix = CompiledDeck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
@@ -30,6 +31,15 @@ def deck_warnings(deck: Deck) -> List[Issue]:
             out.append(Issue(None, f"atores.{a}", f"actor '{actor}' has no playable attack card "
                                                   f"(funcao 'ataque'): when Furioso, its mandatory "
                                                   f"slot goes to the random draw (§5)"))
+    for a, actor in enumerate(deck.atores):
+        level = deck.level_of(actor.satisfacao_inicial)
+        if level.funcao == ATTACK_FUNCTION:
+            out.append(Issue(None, f"atores.{a}.satisfacao_inicial", (
+                f"actor '{actor.id}' starts at satisfaction {actor.satisfacao_inicial}, in level "
+                f"'{level.id}' (Furioso, {level.minimo}-{level.maximo}, funcao "
+                f"'{ATTACK_FUNCTION}'): "
+                f"its attack card is mandatory in the first turn, but GDD 06 §5 says \"Ano 1 ... "
+                f"nenhum ator Furioso (todos em 50)\"")))
     modes = Counter(c.modo for c in deck.cartas)
     for i, card in enumerate(deck.cartas):
         if modes[card.modo] == 1 and card.tipo != CardType.IMPEACHMENT:

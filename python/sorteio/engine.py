@@ -119,7 +119,7 @@ class Engine:
         reserved: List[int] = []
         # 1. Emergencies; they ignore the cap (§3.3.1).
         for m in self.pending_emergencies():
-            self._add_linked(EMERGENCY, m, obligations, reserved)
+            self._add(EMERGENCY, m, obligations, reserved)
         # 2-3. Furious actors, then meters below the limit, up to the cap T (§3.3, §4).
         room = max(0, ix.cap - len(obligations))
         furious = sorted(
@@ -135,12 +135,7 @@ class Engine:
         for kind, target in [(ACTOR, a) for a in furious] + [(METER, m) for m in low]:
             if added >= room:
                 break  # the surplus is dropped and checked again next turn (§3.3)
-            if kind == ACTOR:
-                candidates = [c for c in ix.attack_cards[target]
-                              if c not in reserved and self.is_eligible(c)]
-                obligations.append([ACTOR, target, self._pick(candidates, reserved), ()])
-                added += 1
-            elif self._add_linked(METER, target, obligations, reserved):
+            if self._add(kind, target, obligations, reserved):
                 added += 1
         return obligations
 
@@ -156,16 +151,31 @@ class Engine:
                     emergencies.append(m)
         return emergencies
 
-    def _add_linked(self, kind: str, m: int, obligations: List[_Ob], reserved: List[int]) -> bool:
-        """Add an obligation for a card linked to meter ``m``; False when merged into another."""
+    def _serves(self, c: int, kind: str, target: int) -> bool:
+        """Whether card ``c`` answers obligation ``(kind, target)``: an attack card of actor
+        ``target`` (§3.3.2), or a card linked to meter ``target`` (§3.2, §3.3.1, §3.3.3)."""
+        ix = self.index
+        if kind == ACTOR:
+            return ix.is_attack[c] and ix.actor[c] == target
+        return target in ix.links[c]
+
+    def _add(self, kind: str, target: int, obligations: List[_Ob], reserved: List[int]) -> bool:
+        """Add obligation ``(kind, target)`` with its reserved card; False when an earlier one
+        already serves it (README "Rule decisions" 2).
+
+        §5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata": an
+        obligation whose need is met by a card already reserved (of any kind: an emergency card
+        that is also a Furious actor's attack card, an attack card linked to a low meter, ...) is
+        recorded on that obligation, takes no place under the cap T and reserves nothing.
+        """
         for ob in obligations:
-            same_meter = ob[0] != ACTOR and ob[1] == m
-            if same_meter or (ob[2] >= 0 and m in self.index.links[ob[2]]):
-                # §5 "Mesma carta atende duas obrigações": counts once; the next candidate enters.
-                ob[3] = (*ob[3], (kind, m))
+            same_meter = kind != ACTOR and ob[0] != ACTOR and ob[1] == target
+            if same_meter or (ob[2] >= 0 and self._serves(ob[2], kind, target)):
+                ob[3] = (*ob[3], (kind, target))
                 return False
-        candidates = [c for c in self.index.linked[m] if c not in reserved and self.is_eligible(c)]
-        obligations.append([kind, m, self._pick(candidates, reserved), ()])
+        pool = self.index.attack_cards[target] if kind == ACTOR else self.index.linked[target]
+        candidates = [c for c in pool if c not in reserved and self.is_eligible(c)]
+        obligations.append([kind, target, self._pick(candidates, reserved), ()])
         return True
 
     def _pick(self, candidates: List[int], reserved: List[int]) -> int:
@@ -343,7 +353,8 @@ class Engine:
 
     def _public(self, ob: _Ob) -> Obligation:
         ix = self.index
-        merged: Tuple = tuple((k, ix.meter_ids[t]) for k, t in ob[3])
+        merged: Tuple = tuple(
+            (k, (ix.actor_ids if k == ACTOR else ix.meter_ids)[t]) for k, t in ob[3])
         card = ix.card_ids[ob[2]] if ob[2] >= 0 else None
         return Obligation(ob[0], self._target(ob), card, merged)
 

@@ -23,7 +23,7 @@ from typing import Dict, List, Optional
 from .compiled import CompiledDeck
 from .deck import Deck
 from .engine import YEARS, Engine
-from .results import EMERGENCY, Draw
+from .results import ACTOR, EMERGENCY, METER, Draw
 
 # Popcount: ``int.bit_count`` where it exists (CPython 3.10+), else the portable ``bin().count``
 # (godot-python embeds 3.8). Looked up by name so the core stays importable on 3.8.
@@ -233,13 +233,22 @@ class FastEngine(Engine):
         obligations: list = []
         reserved = 0
 
-        def linked(kind: str, m: int) -> bool:
-            nonlocal reserved
+        def add(kind: str, target: int) -> bool:
+            # §5 "Mesma carta atende duas obrigações": an obligation a reserved card already
+            # serves (attack card of the actor, or card linked to the meter) counts once.
+            served_by = fd.attack[target] if kind == ACTOR else 0
             for ob in obligations:
-                if (ob[0] != "actor" and ob[1] == m) or (ob[2] >= 0 and fd.links[ob[2]] >> m & 1):
-                    ob[3] = (*ob[3], (kind, m))  # §5: same card serves both; counts once
+                c = ob[2]
+                if kind == ACTOR:
+                    hit = c >= 0 and served_by >> c & 1
+                else:
+                    hit = (ob[0] != ACTOR and ob[1] == target) or (
+                        c >= 0 and fd.links[c] >> target & 1)
+                if hit:
+                    ob[3] = (*ob[3], (kind, target))
                     return False
-            obligations.append([kind, m, pick(fd.linked[m] & eligible & ~reserved), ()])
+            pool = fd.attack[target] if kind == ACTOR else fd.linked[target]
+            obligations.append([kind, target, pick(pool & eligible & ~reserved), ()])
             return True
 
         def pick(candidates: int) -> int:
@@ -251,7 +260,7 @@ class FastEngine(Engine):
             return c
 
         for m in self.pending_emergencies():
-            linked(EMERGENCY, m)
+            add(EMERGENCY, m)
         room = max(0, ix.cap - len(obligations))
         if room:
             level_of, furious, sat = ix.level_of, ix.furious, self.satisfaction
@@ -263,15 +272,10 @@ class FastEngine(Engine):
             meters = sorted((m for m in range(fd.n_meters) if self.meters[m] < ix.meter_limit),
                             key=lambda m: (self.meters[m], m))
             added = 0
-            for a in actors:
+            for kind, target in [(ACTOR, a) for a in actors] + [(METER, m) for m in meters]:
                 if added >= room:
                     break
-                obligations.append(["actor", a, pick(fd.attack[a] & eligible & ~reserved), ()])
-                added += 1
-            for m in meters:
-                if added >= room:
-                    break
-                if linked("meter", m):
+                if add(kind, target):
                     added += 1
         return obligations
 

@@ -80,7 +80,10 @@ class Printer(MatchObserver):
         heading(f"Ano {turn.year}")
         for ob in turn.mandatory:
             card = ob.card_id or "sem carta elegível: a vaga vai ao sorteio (§5)"
-            out.print(f"  obrigatória: {obligation_text(ob.kind, ob.target)} -> {card}")
+            # §5 "Mesma carta atende duas obrigações": the others this card serves, counted once.
+            also = ", ".join(obligation_text(k, t) for k, t in ob.merged)
+            also = f" (também atende: {also}; conta uma vez, §5)" if also else ""
+            out.print(f"  obrigatória: {obligation_text(ob.kind, ob.target)} -> {card}{also}")
 
     def card_played(self, step: Step) -> None:
         draw, choice = step

@@ -180,7 +180,8 @@ def _restore(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
     def obligation(ob: SavedObligation) -> list:
         target = lookup(actor if ob.kind == ACTOR else meter, ob.target, ob.kind)
         c = -1 if ob.card_id is None else lookup(card, ob.card_id, "card")
-        merged = tuple((m.kind, lookup(meter, m.target, "meter")) for m in ob.merged)
+        merged = tuple((m.kind, lookup(actor if m.kind == ACTOR else meter, m.target, m.kind))
+                       for m in ob.merged)
         return [ob.kind, target, c, merged]
 
     engine.year, engine.phase, engine.slot = saved.year, saved.phase, saved.slot

@@ -150,7 +150,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             turns += 1
             base = base_by_year[year]
             eligible = base & ok & ~played
-            # §3.3: the mandatory list, as [kind, target, card or -1, merged emergencies].
+            # §3.3: the mandatory list, as [kind, target, card or -1, merged emergencies]; every
+            # obligation a reserved card already serves counts once (§5), whatever the kinds.
             obs: list = []
             reserved = 0
             if carried or (last_closing is not None and min(last_closing) <= em_limit):
@@ -189,7 +190,10 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 for a in fur:  # §3.3.2
                     if added >= room:
                         break
-                    cand = attack_mask[a] & eligible & ~reserved
+                    cand = attack_mask[a]
+                    if reserved & cand:
+                        continue  # §5: a reserved card is its attack card; counts once
+                    cand &= eligible
                     c = -1
                     if cand:
                         c = _pick(cand, bits)
