@@ -185,7 +185,8 @@ def test_simulate_in_steps_gives_the_figures_of_sorteio_simulate():
         <= scenario["catastrophe_ci95_high_pct"]
     per_match = scenario["card_draws_per_match"]
     assert per_match and all(per_match[c] == scenario["card_draws"][c] / 400 for c in per_match)
-    assert set(result["mode_names"]) == set(scenario["mode_draws_per_match"])
+    assert set(result["names"]["modos"]) == set(scenario["mode_draws_per_match"])
+    assert "Saúde" in result["names"]["medidores"].values()
     # The job is forgotten once its result is out.
     refused(handler, "simulate_step", "no_job", job=started["job"])
 

@@ -73,22 +73,71 @@ def test_a_match_played_through_the_handler_follows_the_rules():
         assert draw["reason"]["kind"] in ("mandatory", "random")
 
 
-def test_the_handler_adds_nothing_to_the_engine():
-    """Same seed, same picks: the handler's replies equal the engine's own dicts."""
+def without_texto(data):
+    """A draw or turn without the ``texto`` sentences the handler adds for people (``wording``):
+    the reason's and each obligation's (a card's own ``texto`` is the deck's and stays)."""
+    data = dict(data)
+    if "reason" in data:
+        data["reason"] = {k: v for k, v in data["reason"].items() if k != "texto"}
+    if "mandatory" in data:
+        data["mandatory"] = [{k: v for k, v in m.items() if k != "texto"}
+                             for m in data["mandatory"]]
+    return data
+
+
+def test_the_handler_adds_nothing_to_the_engine_but_its_texts():
+    """Same seed, same picks: the handler's replies equal the engine's own dicts, plus the
+    ``texto`` of each reason, obligation and ending (issue 8: produced once, by wording.py)."""
     from sorteio.engine import Engine
+    from sorteio.wording import Names, mandatory_text, reason_text
 
     handler = RequestHandler()
     ok(handler, "new_match", seed=11)
     engine = Engine(load_deck(None), seed=11)
-    assert ok(handler, "start_turn")["turn"] == engine.start_turn().to_dict()
+    names = Names.of(load_deck(None))
+    turn = ok(handler, "start_turn")["turn"]
+    expected = engine.start_turn().to_dict()
+    assert without_texto(turn) == expected
+    assert [m["texto"] for m in turn["mandatory"]] == [mandatory_text(names, m)
+                                                       for m in expected["mandatory"]]
     for _ in range(3):
         draw = engine.draw()
-        assert ok(handler, "draw")["draw"] == draw.to_dict()
+        got = ok(handler, "draw")["draw"]
+        assert without_texto(got) == draw.to_dict()
+        assert got["reason"]["texto"] == reason_text(names, draw.reason, draw.card)
         assert (
             ok(handler, "choose", option=draw.option_order[-1])["choice"]
             == engine.choose(draw.option_order[-1]).to_dict()
         )
     assert ok(handler, "state")["snapshot"] == engine.snapshot()
+
+
+def test_reason_texto_uses_the_deck_names_with_accents():
+    """card_drawn's reason.texto is the designers' sentence with names, not ids (issue 8)."""
+    handler = RequestHandler()
+    summary = ok(handler, "new_match", seed=10091)["deck"]
+    assert {"id": "saude", "nome": "Saúde"} in summary["modos"]
+    texts = []
+    while True:
+        reply = ok(handler, "draw") if handler.engine.phase != "turn_start" else None
+        if reply is None:
+            texts += [m["texto"] for m in ok(handler, "start_turn")["turn"]["mandatory"]]
+            continue
+        if reply["ending"] is not None:
+            assert reply["ending"]["texto"].startswith(("catástrofe", "fim do mandato"))
+            break
+        if reply["draw"] is None:
+            continue
+        texts.append(reply["draw"]["reason"]["texto"])
+        done = ok(handler, "choose", option=reply["draw"]["option_order"][0])
+        if done["ending"] is not None:
+            assert done["ending"]["texto"]
+            break
+    joined = "\n".join(texts)
+    assert "medidor baixo: Saúde" in joined
+    assert "obrigatória: " in joined and "sorteada entre" in joined
+    for ident in ("saude", "educacao", "seguranca", "latifundiarios", "movimentos_sociais"):
+        assert f": {ident}" not in joined and f"de {ident}" not in joined
 
 
 def test_save_and_load_mid_turn_continue_exactly():

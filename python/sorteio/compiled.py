@@ -91,5 +91,8 @@ class CompiledDeck:
 
 def deck_fingerprint(deck: Deck) -> str:
     """SHA-256 (16 hex digits) of the deck's canonical JSON: ties a saved match to its deck."""
-    text = json.dumps(deck.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    data = deck.model_dump(mode="json")
+    if not data["modos"]:  # a deck without mode names keeps the fingerprint it had before them
+        del data["modos"]
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

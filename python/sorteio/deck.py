@@ -12,6 +12,10 @@ Shapes and units:
 - cards (``cartas``): ``opcoes`` with ``efeitos`` (meter id -> delta) and ``efeitos_atores``
   (actor id -> delta); ``pre_requisitos.ano_minimo`` 1-4 (default 1, §3.1.3).
 - parameters (``parametros``): the §7 tuning parameters, each limited to its safe range.
+- modes (``modos``, optional): display names of the cards' ``modo`` ids (``{"id", "nome"}``). When
+  given, it is the deck's list of modes: a card whose ``modo`` it does not declare is an error (a
+  typo would otherwise make a new mode and change the one-per-mode rule, §3.4). When absent, each
+  mode is shown by its id. Names are for people only: the rules count modes by id.
 """
 
 from enum import Enum
@@ -70,6 +74,13 @@ class Meter(_Strict):
     id: Ident
     nome: str = Field(min_length=1)
     inicial: Int = Field(50, ge=1, le=100)
+
+
+class Mode(_Strict):
+    """A mode (modo, GDD 05) and its display name (``nome``), e.g. ``saude`` -> ``Saúde``."""
+
+    id: Ident
+    nome: str = Field(min_length=1)
 
 
 class Level(_Strict):
@@ -157,6 +168,11 @@ class Deck(_Strict):
     niveis: List[Level] = Field(min_length=1)
     atores: List[Actor] = Field(default_factory=list)
     cartas: List[Card] = Field(default_factory=list)
+    modos: List[Mode] = Field(
+        default_factory=list,
+        description="display names of the cards' modes; when given, every card's modo must be "
+                    "one of them",
+    )
 
     @field_validator("niveis")
     @classmethod
@@ -219,6 +235,7 @@ def reference_issues(deck: "Deck") -> List[Issue]:
         ("niveis", [lv.id for lv in deck.niveis]),
         ("atores", [a.id for a in deck.atores]),
         ("cartas", [c.id for c in deck.cartas]),
+        ("modos", [md.id for md in deck.modos]),
     ):
         seen = set()
         for i, ident in enumerate(ids):
@@ -229,8 +246,13 @@ def reference_issues(deck: "Deck") -> List[Issue]:
     meters = {m.id for m in deck.medidores}
     actors = {a.id for a in deck.atores}
     functions = sorted({lv.funcao for lv in deck.niveis})
+    declared = [md.id for md in deck.modos]
     for i, card in enumerate(deck.cartas):
         here = f"cartas.{i}"
+        if declared and card.modo not in declared:
+            issues.append(Issue(card.id, f"{here}.modo",
+                                f"unknown mode '{card.modo}' (modos declares: "
+                                f"{', '.join(declared)})"))
         for field in ("ator", "funcao"):
             given = getattr(card, field) is not None
             if card.tipo == CardType.ACTOR and not given:

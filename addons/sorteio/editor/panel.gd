@@ -254,7 +254,7 @@ func _show_coverage(report: Dictionary) -> void:
 		["modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4"]
 	)
 	for m in report["modes"]:
-		_line(_coverage, root, [m["mode"], m["cards"]] + m["by_year"], false)
+		_line(_coverage, root, [m.get("nome", m["mode"]), m["cards"]] + m["by_year"], false)
 	_section(
 		_coverage,
 		root,
@@ -265,14 +265,14 @@ func _show_coverage(report: Dictionary) -> void:
 		_line(
 			_coverage,
 			root,
-			[m["meter"], m["linked"]] + m["by_year"] + [m["status"]],
+			[m.get("nome", m["meter"]), m["linked"]] + m["by_year"] + [m["status"]],
 			m["status"] != "ok"
 		)
 	if not report["actors"].empty():
 		var functions: Array = report["actors"][0]["functions"].keys()
 		_section(_coverage, root, "Cartas de ator por função (GDD 07 §3.2)", ["ator"] + functions)
 		for a in report["actors"]:
-			var cells := [a["actor"]]
+			var cells := [a.get("nome", a["actor"])]
 			for f in functions:
 				cells.append(a["functions"][f])
 			_line(_coverage, root, cells, not a["missing"].empty())
@@ -314,7 +314,7 @@ func _show_preview(result: Dictionary) -> void:
 		elif row["event"] == "card_played":
 			item.set_text(0, "%d.%d" % [int(row["year"]), int(row["slot"])])
 			item.set_text(1, "%s «%s»" % [row["card_id"], row["titulo"]])
-			item.set_text(2, str(row["modo"]))
+			item.set_text(2, str(row.get("modo_texto", row["modo"])))
 			item.set_text(3, str(row["reason_text"]))
 			item.set_tooltip(3, str(row["reason_text"]))
 			item.set_text(4, str(row["option_text"]))
@@ -355,7 +355,7 @@ func _show_simulate(result: Dictionary) -> void:
 			int(base["never_drawn_count"])
 		]
 	)
-	var names: Dictionary = result.get("mode_names", {})
+	var names: Dictionary = result.get("names", {}).get("modos", {})
 	var modes: Dictionary = base["mode_draws_per_match"]
 	var mode_labels := []
 	for mode in modes:

@@ -25,7 +25,6 @@ from ..errors import SorteioError
 from ..lint import lint_deck
 from ..loader import DeckError, decode_json, load_deck, resolve_deck_path
 from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
-from ..narration import describe, ending_text, obligation_text
 from ..results import TurnEnd, TurnStart
 from ..sim.report import sweep_json
 from ..sim.sweep import (
@@ -39,6 +38,7 @@ from ..sim.sweep import (
     run_chunk,
 )
 from ..state import load_state
+from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
 
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
 DEFAULT_BUDGET_MS = 150  # per step: one editor frame may take this long, well under any timeout
@@ -109,27 +109,26 @@ def lint(params: Dict[str, Any]) -> Dict[str, Any]:
 
 
 class _Collector(MatchObserver):
-    """The rows of a preview: what ``sorteio turn`` prints, as data, with the same texts."""
+    """The rows of a preview: what ``sorteio turn`` prints, as data, with the same sentences
+    (``sorteio.wording``, with the deck's display names)."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: Names) -> None:
+        self.names = names
         self.rows: List[Dict[str, Any]] = []
 
     def turn_started(self, turn: TurnStart) -> None:
         self.rows.append({"event": "turn_started", "year": turn.year, "mandatory": [
-            {"kind": ob.kind, "target": ob.target, "card_id": ob.card_id,
-             "texto": obligation_text(ob.kind, ob.target)} for ob in turn.mandatory]})
+            dict(ob, texto=mandatory_text(self.names, ob))
+            for ob in turn.to_dict()["mandatory"]]})
 
     def card_played(self, step: Step) -> None:
         draw, choice = step
         card = draw.card
-        reason = draw.reason
-        # The designers' sentence: the reason's own texto when the engine gives one, else the
-        # CLI's narration of it (the same function `sorteio turn` prints with).
-        texto = reason.get("texto") if isinstance(reason, dict) else None
         self.rows.append({
             "event": "card_played", "year": draw.year, "slot": draw.slot,
             "card_id": card["id"], "titulo": card["titulo"], "modo": card["modo"],
-            "reason": reason, "reason_text": texto or describe(reason, card),
+            "modo_texto": card_mode_text(self.names, card), "reason": draw.reason,
+            "reason_text": reason_text(self.names, draw.reason, card),
             "option": choice.option, "option_text": card["opcoes"][choice.option]["texto"],
             "meters": dict(choice.meters),
         })
@@ -178,7 +177,7 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         deck = load_deck(deck_name)
         engine = Engine(deck, seed)
     chooser = make_policy(policy, seed)
-    rows = _Collector()
+    rows = _Collector(Names.of(deck))
     if engine.current is not None:  # saved with a card on screen: the player answers it first
         rows.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
     shown = play_turn(engine, chooser, rows) if engine.phase == DRAWING else []
@@ -187,7 +186,8 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         play_turn(engine, chooser, rows)
     return {"file": _source(deck_name), "from": "state" if state_path else "start",
             "rows": rows.rows,
-            "ending": ending_text(engine.ending) if engine.ending is not None else None}
+            "ending": (ending_text(rows.names, engine.ending.to_dict())
+                       if engine.ending is not None else None)}
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -258,23 +258,12 @@ class SimulationJob:
                 r.diff = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
             sweep = SweepResult(done, list(self.grid), self.matches, self.seed, self.policy,
                                 self.deck.nome, False, len(done), 1)
-            data = sweep_json(sweep)
+            data = sweep_json(sweep, Names.of(self.deck))  # with "names": id -> display name
             for row, r in zip(data["scenarios"], done):
                 row["card_draws_per_match"] = r.card_frequency()
                 row["label"] = r.scenario.label(list(self.grid))
-            data["mode_names"] = _mode_names(self.deck)
             self._result = json.loads(json.dumps(data))  # plain JSON data, NaN-free
         return self._result
-
-
-def _mode_names(deck: Any) -> Dict[str, str]:
-    """Mode id -> display name: the deck's ``modos`` names when it has them, else the id."""
-    names = {c.modo: c.modo for c in deck.cartas}
-    for mode in getattr(deck, "modos", None) or []:
-        ident, name = getattr(mode, "id", None), getattr(mode, "nome", None)
-        if ident in names and name:
-            names[ident] = name
-    return names
 
 
 class Simulations:

@@ -12,6 +12,10 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
 - ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
   "snapshot"}``; a null draw means the engine closed the turn
+
+Texts for people come from ``sorteio.wording``, with the deck's names: every ``reason`` (of
+``draw`` and ``pending``) carries ``texto`` (``obrigatória: emergência de Dignidade ...``), every
+``turn.mandatory`` row and every ``ending`` too; the deck summary lists ``modos`` ``[{id, nome}]``.
 - ``choose`` [``option``: index into ``card.opcoes``]
   -> ``{"choice": Choice, "ending", "snapshot"}``
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
@@ -36,6 +40,7 @@ import traceback
 from typing import Any, Callable, Dict, Optional
 
 from ..loader import DeckError, SorteioError, load_deck
+from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import designer, protocol
 
 PROTOCOL_VERSION = 1
@@ -68,7 +73,8 @@ def _dict(value: Any) -> Optional[Dict[str, Any]]:
 
 
 def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
-    """What a display needs to know about a deck: names of meters, actors and levels."""
+    """What a display needs to know about a deck: names of meters, actors, levels and modes
+    (``modos``: every mode the cards use, named by the deck's ``modos`` or by its id)."""
     return {
         "nome": deck.nome,
         "source": source,
@@ -95,6 +101,7 @@ def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
             }
             for lv in deck.niveis
         ],
+        "modos": Names.of(deck).mode_list(),
     }
 
 
@@ -113,6 +120,7 @@ class RequestHandler:
         self.deck: Any = None
         self.deck_source: Optional[str] = None
         self.engine: Any = None
+        self.names: Optional[Names] = None
         self.seed: Optional[int] = None
         self._methods: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
             "ping": self._ping,
@@ -232,7 +240,10 @@ class RequestHandler:
         return self.engine
 
     def _ending(self) -> Optional[Dict[str, Any]]:
-        return _dict(self.engine.ending)
+        return ending_with_text(self.names, _dict(self.engine.ending))
+
+    def _draw_dict(self, drawn: Any) -> Optional[Dict[str, Any]]:
+        return with_texts(self.names, _dict(drawn))
 
     def _snapshot(self) -> Dict[str, Any]:
         return self.engine.snapshot()
@@ -268,6 +279,7 @@ class RequestHandler:
         deck = load_deck(source or None)
         engine = self.engine_cls(deck, seed=seed)
         self.deck, self.deck_source, self.engine = deck, source or None, engine
+        self.names = Names.of(deck)
         self.seed = seed
         return {
             "seed": seed,
@@ -276,13 +288,14 @@ class RequestHandler:
         }
 
     def _start_turn(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        turn = self._engine().start_turn()
-        return {"turn": turn.to_dict(), "snapshot": self._snapshot()}
+        turn = self._engine().start_turn().to_dict()
+        turn["mandatory"] = obligations_with_texts(self.names, turn["mandatory"])
+        return {"turn": turn, "snapshot": self._snapshot()}
 
     def _draw(self, params: Dict[str, Any]) -> Dict[str, Any]:
         engine = self._engine()
         drawn = engine.draw()
-        draw = _dict(drawn)
+        draw = self._draw_dict(drawn)
         turn_end = None if drawn is not None else _dict(engine.last_turn_end)
         return {
             "draw": draw,
@@ -323,6 +336,7 @@ class RequestHandler:
         engine = self.engine_cls.from_state(deck, state["engine"])
         seed = state.get("seed")
         self.deck, self.deck_source, self.engine = deck, source or None, engine
+        self.names = Names.of(deck)
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         self.seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
         return self._state({})
@@ -333,7 +347,7 @@ class RequestHandler:
             "seed": self.seed,
             "deck": deck_summary(self.deck, self.deck_source),
             # The card awaiting a choice is the engine's own (saved with it), not a copy.
-            "pending": _dict(self.engine.current),
+            "pending": self._draw_dict(self.engine.current),
             "ending": self._ending(),
             "snapshot": self._snapshot(),
         }

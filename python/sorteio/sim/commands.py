@@ -20,9 +20,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from ..errors import SorteioError
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from ..wording import Names
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -37,8 +39,9 @@ from .sweep import (
     run_sweep,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# Text, never markup: deck ids and names are user data (``[bold]`` in a mode id prints as is).
+out = Console(highlight=False, markup=False, emoji=False)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False)
 INTERRUPTED = 130
 PIPE_WIDTH = 1000  # columns when stdout is not a terminal: tables are never cut (rich uses 80)
 SHORT = {"cartas_por_turno": "N", "teto_obrigatorias": "T", "limite_medidor": "lim",
@@ -121,17 +124,17 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     if as_json:
         from .report import sweep_json
 
-        data = sweep_json(result)
+        data = sweep_json(result, Names.of(deck))
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        _print(result, elapsed, executor_spec)
+        _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
             out.print(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
                       f"{folder / 'report.html'}", soft_wrap=True)
     if result.interrupted:
-        err.print(f"[yellow]interrompido[/]: {len(result.scenarios)} de {result.total_scenarios} "
-                  f"cenários terminados foram mantidos")
+        err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
+                                f"{result.total_scenarios} cenários terminados foram mantidos"))
         sys.exit(INTERRUPTED)
 
 
@@ -173,8 +176,9 @@ def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
 
     try:
         write_csv(result, folder / "sweep.csv")
-        write_json(result, folder / "sweep.json")
-        write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores})
+        write_json(result, folder / "sweep.json", Names.of(deck))
+        write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores},
+                   Names.of(deck))
     except OSError as exc:
         raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
                            f"{exc.strerror or exc}") from None
@@ -184,7 +188,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) -> None:
+def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
+           names: Names) -> None:
     where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
               f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
@@ -192,7 +197,7 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
         out.print("nenhum cenário terminou")
         return
     if len(result.scenarios) == 1 and not result.names:
-        _print_one(result.scenarios[0])
+        _print_one(result.scenarios[0], names)
         return
     table = Table("#", *(SHORT.get(n, n) for n in result.names), "catástr.", "IC 95%", "Δ pts",
                   "obr/turno", "curtos", "nunca")
@@ -200,7 +205,7 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
         lo, hi = r.interval
         diff = "base" if r.scenario.baseline else f"{100 * r.diff[0]:+.1f}" if r.diff else "?"
         if r.flagged:
-            diff = f"[red]{diff} ⚠[/]"
+            diff = Text(f"{diff} ⚠", style="red")
         table.add_row(
             str(r.scenario.index), *(str(r.scenario.params[n]) for n in result.names),
             _pct(r.rate), f"{100 * lo:.1f}–{100 * hi:.1f}", diff, f"{r.mandatory_per_turn:.2f}",
@@ -208,7 +213,8 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
         )
     out.print(table)
     meters = list(result.scenarios[0].meter_stats())
-    ends = Table("#", *meters, title="medidores finais: média±desvio")
+    ends = Table("#", *(names.meter(m) for m in meters),
+                 title="medidores finais: média±desvio")
     for r in result.scenarios:
         stats = r.meter_stats()
         ends.add_row(str(r.scenario.index),
@@ -222,20 +228,21 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
               f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
 
 
-def _print_one(r: ScenarioResult) -> None:
+def _print_one(r: ScenarioResult, names: Names) -> None:
     lo, hi = r.interval
     out.print(f"catástrofe: {_pct(r.rate)} (IC 95% {_pct(lo)}–{_pct(hi)})  ·  obrigatórias por "
               f"turno: {r.mandatory_per_turn:.2f}  ·  turnos curtos: {_pct(r.short_turn_share)}")
     table = Table("medidor", "média final", "desvio", "chegou a 0")
     for m, (ident, (mean, sd)) in enumerate(r.meter_stats().items()):
-        table.add_row(ident, f"{mean:.1f}", f"{sd:.1f}", str(r.tally.zeroed[m]))
+        table.add_row(Text(names.meter(ident)), f"{mean:.1f}", f"{sd:.1f}",
+                      str(r.tally.zeroed[m]))
     out.print(table)
     modes = Table("modo", "sorteios por partida")
     for mode, freq in r.mode_frequency().items():
-        modes.add_row(mode, f"{freq:.2f}")
+        modes.add_row(Text(names.mode(mode)), f"{freq:.2f}")
     out.print(modes)
     top = sorted(r.card_frequency().items(), key=lambda kv: -kv[1])
-    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]))
+    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]), soft_wrap=True)
     never = r.never_drawn()
     if never:
         out.print("nunca sorteadas: " + ", ".join(never), soft_wrap=True)
