@@ -243,6 +243,19 @@ def test_deck_json_files_import_as_sorteio_deck_resources_validated(editor_run):
     assert any("cartas.0.modo" in line for line in warnings)
 
 
+def test_sorteio_node_plays_a_match_from_the_imported_deck_resource(editor_run):
+    """In the project folder (as the editor's Play runs it), deck_resource = the imported
+    SorteioDeck: the node hands Python the JSON file it came from."""
+    project = editor_run["project"]
+    shutil.copy(SCRIPTS / "deck_resource_match.gd", project / "deck_resource_match.gd")
+    _result, log = run_godot(editor_run["tmp"], ["-s", "res://deck_resource_match.gd"],
+                             env=editor_env(editor_run["tmp"]), project=project)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    assert "DECK res://addons/sorteio/sorteio_deck.gd valid=True" in log
+    assert re.search(r"MATCH deck=Padrão reason=\w+ cards=\d+", log), log[-2000:]
+    assert not unexpected_errors(log), log[-3000:]
+
+
 def test_the_exported_pack_carries_the_deck_resource_and_no_editor_script(editor_run, tmp_path):
     """Export the designer project's pack (editor files filtered out as the repo's presets do),
     then run it: a SorteioNode given the imported SorteioDeck plays a match from the pack alone
