@@ -1,12 +1,16 @@
 """The designers' CLI, run as a user runs it: exit codes, messages, no tracebacks."""
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from cli_run import sorteio
+from sorteio.cli import BROKEN_PIPE
+from sorteio.loader import BUILTIN_DECKS
 from sorteio.synthetic import synthetic_deck
 
 
@@ -126,8 +130,6 @@ def test_piped_output_is_not_cut_at_80_columns():
 
 def test_the_same_match_whatever_the_hash_seed():
     # No rule may depend on set or dict iteration order (issue 2: determinism).
-    import os
-
     outputs = set()
     for hash_seed in ("0", "1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
@@ -146,3 +148,108 @@ def test_turn_asks_for_the_file_of_a_deck_saved_by_godot_as_a_res_path(tmp_path)
     proc = sorteio("turn", "--state", str(state), check_code=2)
     assert "give that file with --deck" in proc.stderr
     sorteio("turn", "--state", str(state), "--deck", "padrao")
+
+
+# -- issue 10: bad input at the command line ---------------------------------------------------
+
+@pytest.mark.parametrize("name", ["a[/]b.json", "decks[red]/x.json", "[bold]x.json",
+                                  ":smile: [link=x]y[/link].json"])
+def test_paths_with_markup_are_printed_as_text(tmp_path, name):
+    # issue 10: `validate 'a[/]b.json'` crashed with MarkupError; decks[red]/x.json lost "[red]".
+    path = tmp_path / name
+    proc = sorteio("validate", str(path), check_code=2)
+    assert proc.stderr.startswith(f"error: {path}: (file): no such file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(BUILTIN_DECKS["padrao"].read_text(encoding="utf-8"), encoding="utf-8")
+    assert sorteio("validate", str(path)).stdout.startswith(f"{path}: ok")
+    for args in (["play", "--deck", str(tmp_path / "no" / name)],
+                 ["turn", "--state", str(path) + ".missing"]):
+        assert f"{tmp_path}" in sorteio(*args, check_code=2).stderr
+
+
+def test_deck_text_with_markup_prints_as_text_in_validate(tmp_path):
+    data = json.loads(BUILTIN_DECKS["padrao"].read_text(encoding="utf-8"))
+    del data["modos"]  # no mode names: a new mode is legal (with modos it would be an error)
+    data["cartas"][0]["modo"] = "[bold]x[/]"  # a mode with one card: a warning quoting it
+    data["cartas"][1]["id"] = "[/]"
+    data["cartas"][1]["opcoes"][0]["efeitos"]["[red]"] = 1
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    proc = sorteio("validate", str(path), check_code=2)
+    assert f"error: {path}: card '[/]': cartas.1.opcoes.0.efeitos: unknown meter '[red]'" in \
+        proc.stderr.splitlines()
+    del data["cartas"][1]["opcoes"][0]["efeitos"]["[red]"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    warnings = sorteio("validate", str(path)).stderr
+    assert "mode '[bold]x[/]' has no other card" in warnings
+
+
+def test_validate_reports_every_problem_at_once_one_row_each(tmp_path):
+    # issue 8: schema errors and reference errors in one run, each with file, card and field.
+    data = json.loads(BUILTIN_DECKS["padrao"].read_text(encoding="utf-8"))
+    data["cartas"][0]["titulo"] = 5
+    data["cartas"][2]["opcoes"][0]["efeitos"]["petroleo"] = 3
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    report = json.loads(sorteio("validate", str(path), "--json", check_code=2).stdout)
+    assert [(r["file"], r["card_id"], r["field"]) for r in report["errors"]] == [
+        (str(path), data["cartas"][0]["id"], "cartas.0.titulo"),
+        (str(path), data["cartas"][2]["id"], "cartas.2.opcoes.0.efeitos"),
+    ]
+    lines = sorteio("validate", str(path), check_code=2).stderr.splitlines()
+    assert len(lines) == 2 and all(line.startswith(f"error: {path}: card '") for line in lines)
+
+
+def test_an_unknown_deck_names_the_built_in_decks():
+    proc = sorteio("play", "--deck", "nope", check_code=2)
+    assert proc.stderr == ("error: nope: (file): no such file (the built-in decks are padrao, "
+                           "curto; a path names a .json file)\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_as_deck_or_state_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in (["validate", str(fifo)], ["turn", "--state", str(fifo)]):
+        assert "not a regular file" in sorteio(*args, check_code=2).stderr
+
+
+@pytest.mark.parametrize("args", [["play"], ["play", "--json"], ["validate", "padrao"],
+                                  ["simulate", "--matches", "20", "--jobs", "1"]])
+def test_a_closed_pipe_exits_quietly_like_unix_tools(args):
+    # issue 10: `sorteio play | head -1` exited 1 (rich's handler); Unix tools die of SIGPIPE.
+    proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader goes away before the first line
+    stderr = proc.stderr.read().decode("utf-8")
+    assert proc.wait(timeout=120) == BROKEN_PIPE and stderr == ""
+
+
+def test_ctrl_c_while_the_cli_is_imported_exits_130_without_traceback():
+    # issue 10: Ctrl-C in the first ~0.2 s (while click, rich and pydantic load) printed an
+    # import traceback. The KeyboardInterrupt is raised exactly there, by an import hook.
+    code = (
+        "import sys\n"
+        "class Stop:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'sorteio.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Stop())\n"
+        "sys.argv = ['sorteio', 'play']\n"
+        "from sorteio.launch import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, proc.stderr) == (130, "aborted\n")
+
+
+def test_the_sorteio_command_and_python_m_sorteio_run_the_cli():
+    proc = subprocess.run([sys.executable, "-m", "sorteio", "validate", "curto"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "ok" in proc.stdout
+    script = Path(sys.executable).with_name("sorteio")
+    if script.exists():
+        proc = subprocess.run([str(script), "validate", "curto"], capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0 and "ok" in proc.stdout

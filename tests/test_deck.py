@@ -2,11 +2,14 @@
 
 import copy
 import json
+import os
 
 import pytest
 
 from sorteio.checks import deck_warnings
-from sorteio.loader import BUILTIN_DECKS, DeckError, load_deck
+from sorteio.deck import RANGES, Issue
+from sorteio.jsonfile import MAX_FILE_BYTES
+from sorteio.loader import BUILTIN_DECKS, DeckError, load_deck, parse_deck
 from sorteio.synthetic import synthetic_deck
 
 
@@ -31,7 +34,7 @@ def first_card(data, **changes):
 
 @pytest.mark.parametrize("change, field, words", [
     ({"pre_requisitos": {"ano_minimo": 5}}, "cartas.0.pre_requisitos.ano_minimo",
-     "less than or equal to 4"),
+     "5 is out of range: ano_minimo must be 1 to 4 (a mandate has 4 years"),
     ({"opcoes": []}, "cartas.0.opcoes", "at least 1 item"),
     ({"opcoes": [{"texto": "x", "efeitos": {"petroleo": 3}}]}, "cartas.0.opcoes.0.efeitos",
      "unknown meter 'petroleo'"),
@@ -100,9 +103,13 @@ def test_unreadable_files_name_the_problem(tmp_path, content, words):
         load_deck(path)
 
 
-def test_missing_file(tmp_path):
-    with pytest.raises(DeckError, match="cannot read"):
-        load_deck(tmp_path / "nope.json")
+def test_missing_file_names_the_built_in_decks(tmp_path):
+    # issue 10 "What a new user met": `--deck nope` said only "No such file or directory".
+    for missing in (tmp_path / "nope.json", "nope"):
+        with pytest.raises(DeckError) as caught:
+            load_deck(missing)
+        assert caught.value.issues == [Issue(None, "(file)", "no such file (the built-in decks are "
+                                             "padrao, curto; a path names a .json file)")]
 
 
 def test_shipped_decks_meet_the_issue():
@@ -140,7 +147,8 @@ def test_warnings_for_legal_but_risky_decks():
     ({"opcoes": [{"texto": "x", "efeitos": {"caixa": "10"}}]}, "cartas.0.opcoes.0.efeitos.caixa",
      "valid integer"),
     ({"opcoes": [{"texto": "x", "efeitos": {"caixa": 10**30}}]},
-     "cartas.0.opcoes.0.efeitos.caixa", "less than or equal to 100"),
+     "cartas.0.opcoes.0.efeitos.caixa", "a huge number is out of range: efeitos must be -100 to "
+                                         "100 (an effect moves a meter that lives on 0-100"),
     ({"id": "   "}, "cartas.0.id", "should match pattern"),
     ({"modo": " economia"}, "cartas.0.modo", "should match pattern"),
 ])
@@ -150,15 +158,20 @@ def test_typos_are_errors_not_guesses(tmp_path, base, change, field, words):
     assert words in line
 
 
-@pytest.mark.parametrize("text, words", [
-    ("[" * 100_000, "nested too deeply"),
-    ('{"nome": ' + "9" * 5000 + "}", "invalid JSON"),
-], ids=["deep-array", "long-number"])
-def test_pathological_json_is_a_deck_error_not_a_crash(tmp_path, text, words):
+@pytest.mark.parametrize("text, field, words", [
+    ("[" * 100_000, "(line 1, column 65)", "nested too deeply"),
+    ('{\n  "cartas": [{"a": [\n' + "[" * 2000, "(line 3, column 61)", "nested too deeply"),
+    ('{"nome": ' + "9" * 5000 + "}", "nome", "a number of 5,000 digits"),
+    ('{\n"nome": "ok",\n "x": "\xe9"}'.encode("latin-1"), "(line 3, column 8)", "not UTF-8"),
+], ids=["deep-array", "deep-inside", "long-number", "latin-1"])
+def test_pathological_json_names_the_line_and_column_or_the_field(tmp_path, text, field, words):
+    # issue 10: these said only "(file)" (or CPython's own "Exceeds the limit (4300 digits)").
     path = tmp_path / "deck.json"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(DeckError, match=words):
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    with pytest.raises(DeckError) as caught:
         load_deck(path)
+    assert any(i.field == field and words in i.message for i in caught.value.issues), \
+        caught.value.issues
 
 
 def test_empty_deck_path():
@@ -167,8 +180,6 @@ def test_empty_deck_path():
 
 
 def test_warnings_for_a_lonely_mode_and_a_card_without_two_sides(base):
-    from sorteio.loader import parse_deck
-
     data = first_card(base, modo="economa")
     del data["modos"]  # without mode names a new mode is legal: the warning catches the typo
     data["cartas"][1]["opcoes"] = data["cartas"][1]["opcoes"][:1]
@@ -262,3 +273,147 @@ def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, w
     if warned:
         assert data["atores"][1]["id"] in warnings[0].message
         assert "nenhum ator Furioso (todos em 50)" in warnings[0].message
+
+
+# -- issue 10 "Other bad input" and issue 8 "every problem at once" ----------------------------
+
+def _write(tmp_path, text):
+    path = tmp_path / "deck.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("place, field", [
+    (lambda d: d["cartas"][0]["opcoes"][0]["efeitos"].update({"\ud800": 3}),
+     "cartas.0.opcoes.0.efeitos.\ufffd"),
+    (lambda d: d["cartas"][0].update({"\udfff": 1}), "cartas.0.\ufffd"),
+    (lambda d: d["cartas"][0].update(titulo="ok \ud800"), "cartas.0.titulo"),
+    (lambda d: d["medidores"][0].update(id="\ud800"), "medidores.0.id"),
+    (lambda d: d.update({"\ud800": 1}), "\ufffd"),
+], ids=["effect-key", "card-key", "card-title", "meter-id", "top-key"])
+def test_lone_surrogates_are_deck_errors_naming_the_field(tmp_path, base, place, field):
+    # issue 10: a lone surrogate in an effect's key raised UnicodeEncodeError (loader.py:79).
+    place(base)
+    text = json.dumps(base)  # ensure_ascii: the surrogate travels as the escape "\ud800"
+    assert "\\ud8" in text or "\\udf" in text
+    for load in (lambda: load_deck(_write(tmp_path, text)), lambda: parse_deck(base)):
+        with pytest.raises(DeckError) as caught:
+            load()
+        rows = [i for i in caught.value.issues if "lone surrogate" in i.message]
+        assert [i.field for i in rows] == [field]
+        str(caught.value).encode("utf-8")  # the message itself can be printed anywhere
+
+
+def test_a_surrogate_card_id_is_named_by_position_in_card_errors(base):
+    base["cartas"][2]["id"] = "\ud800"
+    with pytest.raises(DeckError) as caught:
+        parse_deck(base)
+    assert caught.value.issues[0] == Issue("\ufffd", "cartas.2.id", caught.value.issues[0].message)
+
+
+@pytest.mark.parametrize("text, field", [
+    ('{"nome": "a", "nome": "b"}', "nome"),
+    ('{"cartas": [{}, {"opcoes": [{"efeitos": {"caixa": 1, "caixa": 2}}]}]}',
+     "cartas.1.opcoes.0.efeitos.caixa"),
+])
+def test_duplicate_keys_are_errors_naming_the_key_path(tmp_path, text, field):
+    # issue 10: 34 of 1,000 mutants had a duplicate key; json kept the last one silently.
+    with pytest.raises(DeckError) as caught:
+        load_deck(_write(tmp_path, text))
+    rows = [i for i in caught.value.issues if "duplicate key" in i.message]
+    assert [i.field for i in rows] == [field]
+
+
+def test_duplicate_keys_in_the_default_deck_name_the_card(tmp_path):
+    text = BUILTIN_DECKS["padrao"].read_text(encoding="utf-8")
+    first = text.index('"titulo"')
+    text = text[:first] + '"titulo": "outra", ' + text[first:]
+    with pytest.raises(DeckError) as caught:
+        load_deck(_write(tmp_path, text))
+    assert caught.value.issues == [Issue("eco-01", "cartas.0.titulo", "duplicate key 'titulo': "
+                                         "json would silently keep the last value")]
+
+
+def _load_in_a_thread(path):
+    import threading
+
+    outcome = {}
+
+    def run():
+        try:
+            load_deck(path)
+        except DeckError as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), f"load_deck({path}) blocked"
+    return outcome["error"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    # issue 10: `sorteio validate FIFO` hung forever (and blocked the whole bridge server).
+    fifo = tmp_path / "deck.json"
+    os.mkfifo(fifo)
+    error = _load_in_a_thread(fifo)
+    assert error.issues == [Issue(None, "(file)", "not a regular file (a pipe, a device or a "
+                                                  "socket): give the path of a .json file")]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_is_refused_without_reading_it():
+    # issue 10: /dev/zero gave MemoryError.
+    assert "not a regular file" in _load_in_a_thread("/dev/zero").issues[0].message
+
+
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path):
+    big = tmp_path / "deck.json"
+    with open(big, "wb") as fh:  # sparse: costs no disk
+        fh.truncate(MAX_FILE_BYTES + 1)
+    error = _load_in_a_thread(big)
+    assert f"the limit is {MAX_FILE_BYTES:,} bytes (64 MiB)" in error.issues[0].message
+
+
+def test_a_folder_is_named_as_a_folder(tmp_path):
+    assert _load_in_a_thread(tmp_path).issues[0].message == "is a folder, not a file"
+
+
+def test_schema_and_reference_errors_are_reported_in_one_pass(tmp_path, base):
+    # issue 8: `validate` reported schema errors first and reference errors only once those were
+    # fixed. Here: a schema error (a string delta), a reference error in another card (unknown
+    # meter) and one in the same card (unknown actor), a duplicate id, all in one report.
+    base["cartas"][0]["opcoes"][0]["efeitos"]["caixa"] = "10"
+    base["cartas"][0]["opcoes"][1]["efeitos_atores"]["marcianos"] = 5
+    base["cartas"][4]["opcoes"][0]["efeitos"]["petroleo"] = 3
+    base["cartas"][6]["id"] = base["cartas"][5]["id"]
+    base["medidores"][1]["inicial"] = 0
+    _, error = errors_for(tmp_path, base)
+    found = {(i.card_id, i.field) for i in error.issues}
+    ids = [c["id"] for c in base["cartas"]]
+    assert found == {
+        (ids[0], "cartas.0.opcoes.0.efeitos.caixa"),
+        (ids[0], "cartas.0.opcoes.1.efeitos_atores"),
+        (ids[4], "cartas.4.opcoes.0.efeitos"),
+        (ids[6], "cartas.6.id"),
+        (None, "medidores.1.inicial"),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(RANGES))
+def test_out_of_range_errors_say_the_range_and_why(tmp_path, base, name):
+    low, high, why = RANGES[name]
+    where = {
+        "efeitos": (lambda d: d["cartas"][0]["opcoes"][0]["efeitos"], "caixa"),
+        "efeitos_atores": (lambda d: d["cartas"][0]["opcoes"][0]["efeitos_atores"], "banqueiros"),
+        "inicial": (lambda d: d["medidores"][0], name),
+        "minimo": (lambda d: d["niveis"][0], name),
+        "maximo": (lambda d: d["niveis"][0], name),
+        "satisfacao_inicial": (lambda d: d["atores"][0], name),
+        "ano_minimo": (lambda d: d["cartas"][0]["pre_requisitos"], name),
+    }.get(name, (lambda d: d.setdefault("parametros", {}), name))
+    where[0](base)[where[1]] = high + 1
+    _, error = errors_for(tmp_path, base)
+    message = f"{high + 1} is out of range: {name} must be {low} to {high} ({why})"
+    assert message in [i.message for i in error.issues]

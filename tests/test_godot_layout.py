@@ -117,3 +117,30 @@ def test_demo_error_screen_says_it_once_in_portuguese(tmp_path):
     for check in ("no 'Esperando as regras' next to the error", "the card says it",
                   "the card says what to check", "the error's message shown once: 1", "header"):
         assert f"CHECK ok {check}" in log
+
+
+@pytest.mark.parametrize("script", ["screenshot.gd", "demo_shots.gd"])
+def test_the_command_in_a_picture_script_header_works_as_written(tmp_path, script):
+    """Issue 10: screenshot.gd's header gave a command that, run from the repository root,
+    exited 0 without a picture. The header's command (optional [...] parts left out, N = a seed)
+    is run from the root with bash and must pass."""
+    header = []
+    for line in (SCRIPTS / script).read_text(encoding="utf-8").splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        header.append(line[1:])
+    command = " ".join(line.strip() for line in header
+                       if line.startswith("   ")).replace("\\ ", " ")
+    command = re.sub(r"\[[^\]]*\]", "", command).replace("=N", "=33")
+    assert command.startswith("DISPLAY=:99 godot3-runner --path demo_project"), command
+    tool("godot3-runner")
+    with xvfb_display() as display:
+        env = godot_env(tmp_path)
+        command = command.replace("DISPLAY=:99", f"DISPLAY={display}").replace(
+            "godot3-runner", "timeout 120 godot3-runner", 1)
+        result = subprocess.run(["bash", "-c", command], cwd=DEMO.parent,
+                                env=env, capture_output=True, text=True, timeout=180)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
+    for made in DEMO.parent.glob("shot.png"):
+        made.unlink()

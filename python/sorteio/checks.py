@@ -1,11 +1,14 @@
-"""Deck warnings: what is legal but risky for the draw (GDD 06 §5, §3.3)."""
+"""Deck warnings (what is legal but risky for the draw, GDD 06 §5, §3.3) and the whole validation
+report of a deck file (errors and warnings, shared by the CLI and the bridges)."""
 
 from collections import Counter
-from typing import List
+from pathlib import Path
+from typing import List, Union
 
 from .compiled import CompiledDeck
 from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
+from .loader import DeckError, load_deck, resolve_deck_path
 
 
 def deck_warnings(deck: Deck) -> List[Issue]:
@@ -54,3 +57,29 @@ def deck_warnings(deck: Deck) -> List[Issue]:
             out.append(Issue(card.id, f"cartas.{i}.opcoes", f"{len(card.opcoes)} option(s): the "
                                                            f"screen shows two sides (GDD 05 §3.4)"))
     return out
+
+
+def issue_rows(source: str, issues: List[Issue]) -> List[dict]:
+    """``Issue`` rows as JSON-safe dicts: ``{"file", "card_id", "field", "message"}``."""
+    return [dict(issue._asdict(), file=source) for issue in issues]
+
+
+def validation_report(deck_path: Union[str, Path, None]) -> dict:
+    """Everything wrong with a deck file at once (issue 8), for ``sorteio validate`` and any
+    bridge that asks: ``{"file", "valid", "errors": [row], "warnings": [row], "summary"}``.
+
+    Errors are every problem of the file in one pass (schema, references, JSON, reading); rows
+    are ``issue_rows``; warnings (``deck_warnings``) come only for a valid deck. ``summary`` is
+    ``{"cards", "playable", "meters", "actors"}`` for a valid deck, else None. Never raises for
+    a bad deck."""
+    try:
+        source = str(resolve_deck_path(deck_path))
+        deck = load_deck(deck_path)
+    except DeckError as exc:
+        return {"file": exc.source, "valid": False, "errors": issue_rows(exc.source, exc.issues),
+                "warnings": [], "summary": None}
+    warnings = deck_warnings(deck)
+    summary = {"cards": len(deck.cartas), "playable": sum(c.playable for c in deck.cartas),
+               "meters": len(deck.medidores), "actors": len(deck.atores)}
+    return {"file": source, "valid": True, "errors": [],
+            "warnings": issue_rows(source, warnings), "summary": summary}

@@ -1,35 +1,38 @@
 """``sorteio``: the designers' command line (click + rich).
 
-Exit codes: 0 ok, 2 bad input (a broken deck or saved match, a bad option). User errors print one
-clear message per problem, never a traceback.
+Exit codes: 0 ok, 2 bad input (a broken deck or saved match, a bad option), 130 Ctrl-C, 141 when
+the reader of the output went away (``sorteio play | head -1``: quiet, like other Unix tools).
+User errors print one clear message per problem, never a traceback; text from the user (paths,
+ids, deck text) is printed as text, never read as rich markup.
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional, Tuple
 
 import click
+from rich.text import Text
 
-from .checks import deck_warnings
+from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
-from .loader import (
-    BUILTIN_DECKS,
-    DeckError,
-    decode_json,
-    format_issue,
-    load_deck,
-    resolve_deck_path,
-)
+from .jsonfile import loads, read_text
+from .loader import BUILTIN_DECKS, load_deck
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, error_line, heading, out, say, warning_line
+from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
+from .sim.commands import out as sim_out
 from .state import load_state, save_state
 from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
+INTERRUPTED = 130
+BROKEN_PIPE = 128 + 13  # what a shell reports for a tool killed by SIGPIPE
+
 
 DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
 deck_option = click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
@@ -46,14 +49,14 @@ def _load(deck_path: Optional[str]) -> Deck:
 
 
 def _read_json(path: str) -> object:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SorteioError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise SorteioError(f"{path}: not UTF-8 text: {exc.reason}") from None
-    return decode_json(text, path, lambda src, issues: SorteioError(
-        f"{src}: {issues[0].field}: {issues[0].message}"))
+    """A saved match file: a bounded regular file of JSON (``jsonfile``), refused with every
+    problem (duplicate keys, lone surrogates, too-long numbers) named by its path."""
+    data, problems = loads(read_text(path), path)
+    if problems:
+        raise SorteioError("\n".join(
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+            for problem in problems))
+    return data
 
 
 def _writable(path: Optional[str]) -> None:
@@ -83,7 +86,17 @@ def _saved_match(data: object) -> Tuple[object, Optional[str]]:
     return data, None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Takes a closed output pipe before click does (click exits 1 for it)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            quiet_broken_pipe()
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sorteio")
 def cli() -> None:
     """GDD 06 "Sorteio": play, preview, validate and simulate the card draw."""
@@ -194,28 +207,29 @@ def _midturn_heading(engine: Engine) -> str:
 @click.argument("deck_path", metavar="DECK")
 @json_option
 def validate(deck_path, as_json) -> None:
-    """Check a deck: errors (exit 2) name the file, card and field; warnings do not fail."""
-    source = str(resolve_deck_path(deck_path))
-    try:
-        deck = load_deck(deck_path)
-    except DeckError as exc:
-        if as_json:
-            click.echo(json.dumps({"file": source, "valid": False,
-                                   "errors": [i._asdict() for i in exc.issues]},
-                                  ensure_ascii=False))
-            sys.exit(BAD_INPUT)
-        raise
-    warnings = deck_warnings(deck)
+    """Check a deck: every problem at once (exit 2), each naming the file, card and field;
+    warnings do not fail."""
+    report = validation_report(deck_path)
     if as_json:
-        click.echo(json.dumps({"file": source, "valid": True, "errors": [],
-                               "warnings": [i._asdict() for i in warnings]}, ensure_ascii=False))
+        click.echo(json.dumps(report, ensure_ascii=False))
+        if not report["valid"]:
+            sys.exit(BAD_INPUT)
         return
-    for issue in warnings:
-        warning_line(format_issue(source, issue))
-    playable = sum(c.playable for c in deck.cartas)
-    say(out, f"{source}: ok — {len(deck.cartas)} cards ({playable} playable), "
-             f"{len(deck.medidores)} meters, {len(deck.atores)} actors, "
-             f"{len(warnings)} warning(s)")
+    for row in report["errors"]:
+        error_line(_row_text(row))
+    if not report["valid"]:
+        sys.exit(BAD_INPUT)
+    for row in report["warnings"]:
+        warning_line(_row_text(row))
+    summary = report["summary"]
+    out.print(Text(f"{report['file']}: ok — {summary['cards']} cards ({summary['playable']} "
+                   f"playable), {summary['meters']} meters, {summary['actors']} actors, "
+                   f"{len(report['warnings'])} warning(s)"), soft_wrap=True)
+
+
+def _row_text(row: dict) -> str:
+    card = f"card '{row['card_id']}': " if row["card_id"] else ""
+    return f"{row['file']}: {card}{row['field']}: {row['message']}"
 
 
 @cli.command()
@@ -252,21 +266,43 @@ def serve(host, port, token, port_file, parent_pid, log) -> None:
 
 
 def main() -> None:
-    """Entry point: runs the CLI, turning user errors into exit code 2 without a traceback."""
+    """Entry point: runs the CLI, turning user errors into exit code 2 without a traceback, Ctrl-C
+    into 130 and a closed output pipe into a quiet 141."""
+    # rich's own handler exits 1, which reads as a failure of the command itself.
+    for console in (out, err, sim_out, sim_err):
+        console.on_broken_pipe = quiet_broken_pipe  # type: ignore[method-assign]
     try:
-        cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        say(err, "aborted")
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except SorteioError as exc:
-        for line in str(exc).splitlines():
-            error_line(line)
-        sys.exit(BAD_INPUT)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        try:
+            cli.main(standalone_mode=False)
+        except click.exceptions.Abort:
+            say(err, "aborted")
+            sys.exit(INTERRUPTED)
+        except KeyboardInterrupt:
+            say(err, "aborted")
+            sys.exit(INTERRUPTED)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except SorteioError as exc:
+            for line in str(exc).splitlines():
+                error_line(line)
+            sys.exit(BAD_INPUT)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        sys.stdout.flush()  # a pipe closed early fails here, inside the handler below
+    except BrokenPipeError:
+        quiet_broken_pipe()
+
+
+def quiet_broken_pipe() -> None:
+    """Exit 141 without a message: stdout is pointed at /dev/null first, so the interpreter's own
+    final flush has nowhere to fail (see the Python docs, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(BROKEN_PIPE)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ Shapes and units:
 """
 
 from enum import Enum
-from typing import Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 from typing_extensions import Annotated
@@ -29,8 +29,36 @@ ATTACK_FUNCTION = "ataque"
 
 # Integers are strict: "55" or true in a deck is a typo to report, not a number to guess.
 Int = StrictInt
-# An effect moves a 0-100 value, so a delta beyond +-100 can only be a mistake.
-Delta = Annotated[StrictInt, Field(ge=-100, le=100)]
+
+# Every bounded number of a deck: field name -> (low, high, why). The models take their bounds
+# from here and the loader's "out of range" errors quote the range and the reason.
+RANGES: Dict[str, Tuple[int, int, str]] = {
+    "cartas_por_turno": (6, 8, "N, cards per turn: the GDD 06 §7 safe range"),
+    "teto_obrigatorias": (2, 4, "T, the cap of mandatory slots: the GDD 06 §7 safe range"),
+    "limite_medidor": (25, 35, "a meter below it pulls a linked card: the GDD 06 §7 safe range"),
+    "limite_emergencia": (0, 24, "a meter closing at or below it asks an emergency (§3.3.1); "
+                                 "it stays under the meter limit, 25 at least"),
+    "limite_por_modo": (1, 2, "random slots per mode in a turn: the GDD 06 §7 safe range"),
+    "inicial": (1, 100, "meters live on 0-100 and a meter at 0 ends the match at once, "
+                        "§5 'Fim imediato'"),
+    "minimo": (0, 100, "satisfaction lives on 0-100, GDD 07 §3.2"),
+    "maximo": (0, 100, "satisfaction lives on 0-100, GDD 07 §3.2"),
+    "satisfacao_inicial": (0, 100, "satisfaction lives on 0-100, GDD 07"),
+    "ano_minimo": (1, 4, "a mandate has 4 years, §3.1.3"),
+    "efeitos": (-100, 100, "an effect moves a meter that lives on 0-100, so a change beyond "
+                           "100 either way can only be a mistake"),
+    "efeitos_atores": (-100, 100, "an effect moves a satisfaction that lives on 0-100, so a "
+                                  "change beyond 100 either way can only be a mistake"),
+}
+
+
+def _bounded(name: str, default: Any = ..., **extra: Any) -> Any:
+    low, high, _ = RANGES[name]
+    return Field(default, ge=low, le=high, **extra)
+
+
+Delta = Annotated[StrictInt, _bounded("efeitos")]
+ActorDelta = Annotated[StrictInt, _bounded("efeitos_atores")]
 # Ids are matched exactly, so blank ids or ids with leading/trailing spaces are refused.
 Ident = Annotated[str, Field(min_length=1, pattern=r"^\S(.*\S)?$")]
 
@@ -57,15 +85,16 @@ class ApprovalStatus(str, Enum):
 class Parameters(_Strict):
     """GDD 06 §7 tuning parameters; bounds are the §7 safe ranges ("Faixa segura")."""
 
-    cartas_por_turno: Int = Field(7, ge=6, le=8, description="N: cards per turn (§4)")
-    teto_obrigatorias: Int = Field(3, ge=2, le=4, description="T: cap of mandatory slots (§4)")
-    limite_medidor: Int = Field(
-        30, ge=25, le=35, description="a meter below this pulls a linked card (§3.3.3)"
-    )
-    limite_emergencia: Int = Field(
-        10, ge=0, le=24, description="a meter closing at or below this asks an emergency (§3.3.1)"
-    )
-    limite_por_modo: Int = Field(1, ge=1, le=2, description="random slots per mode a turn (§3.4)")
+    cartas_por_turno: Int = _bounded("cartas_por_turno", 7, description="N: cards per turn (§4)")
+    teto_obrigatorias: Int = _bounded("teto_obrigatorias", 3,
+                                      description="T: cap of mandatory slots (§4)")
+    limite_medidor: Int = _bounded("limite_medidor", 30,
+                                   description="a meter below this pulls a linked card (§3.3.3)")
+    limite_emergencia: Int = _bounded(
+        "limite_emergencia", 10,
+        description="a meter closing at or below this asks an emergency (§3.3.1)")
+    limite_por_modo: Int = _bounded("limite_por_modo", 1,
+                                    description="random slots per mode a turn (§3.4)")
 
 
 class Meter(_Strict):
@@ -73,7 +102,7 @@ class Meter(_Strict):
 
     id: Ident
     nome: str = Field(min_length=1)
-    inicial: Int = Field(50, ge=1, le=100)
+    inicial: Int = _bounded("inicial", 50)
 
 
 class Mode(_Strict):
@@ -88,8 +117,8 @@ class Level(_Strict):
 
     id: Ident
     nome: str = Field(min_length=1)
-    minimo: Int = Field(ge=0, le=100)
-    maximo: Int = Field(ge=0, le=100)
+    minimo: Int = _bounded("minimo")
+    maximo: Int = _bounded("maximo")
     funcao: Ident = Field(description="card function this level calls for")
 
     @model_validator(mode="after")
@@ -104,13 +133,13 @@ class Actor(_Strict):
 
     id: Ident
     nome: str = Field(min_length=1)
-    satisfacao_inicial: Int = Field(50, ge=0, le=100)
+    satisfacao_inicial: Int = _bounded("satisfacao_inicial", 50)
 
 
 class Prerequisites(_Strict):
     """``pre_requisitos``: ``ano_minimo`` is the only one (§3.1.3), 1-4, default 1."""
 
-    ano_minimo: Int = Field(1, ge=1, le=YEARS)
+    ano_minimo: Int = _bounded("ano_minimo", 1)
 
 
 class Learning(_Strict):
@@ -125,7 +154,7 @@ class Option(_Strict):
 
     texto: str = Field(min_length=1)
     efeitos: Dict[str, Delta] = Field(default_factory=dict, description="meter id -> delta")
-    efeitos_atores: Dict[str, Delta] = Field(default_factory=dict,
+    efeitos_atores: Dict[str, ActorDelta] = Field(default_factory=dict,
                                              description="actor id -> delta")
 
 
@@ -227,64 +256,89 @@ class DeckReferenceError(ValueError):
         self.issues = issues
 
 
-def reference_issues(deck: "Deck") -> List[Issue]:
-    """Cross-reference errors of a structurally valid deck (ids, effects, actor functions)."""
+def _get(obj: Any, name: str) -> Any:
+    """A field of a model or of raw JSON data (None when missing)."""
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _entries(obj: Any, name: str) -> List[Tuple[int, Any]]:
+    """``(index, entry)`` of a list field, skipping entries that are not objects."""
+    items = _get(obj, name)
+    if not isinstance(items, list):
+        return []
+    return [(i, e) for i, e in enumerate(items) if isinstance(e, (dict, BaseModel))]
+
+
+def _ident(obj: Any, name: str = "id") -> Optional[str]:
+    value = _get(obj, name)
+    return value if isinstance(value, str) else None
+
+
+def _card_type(card: Any) -> Optional[CardType]:
+    value = _get(card, "tipo")
+    if value is None:
+        return CardType.COMMON
+    try:
+        return CardType(value)
+    except (ValueError, TypeError):
+        return None  # a bad tipo is a schema error; its actor fields are not judged
+
+
+def reference_issues(deck: Any) -> List[Issue]:
+    """Cross-reference errors (ids, effects, actor functions) of a ``Deck`` or of raw deck data
+    whose schema may be broken: what can be read is checked, so a deck's schema errors and its
+    reference errors are reported together (issue 8)."""
     issues: List[Issue] = []
-    for field, ids in (
-        ("medidores", [m.id for m in deck.medidores]),
-        ("niveis", [lv.id for lv in deck.niveis]),
-        ("atores", [a.id for a in deck.atores]),
-        ("cartas", [c.id for c in deck.cartas]),
-        ("modos", [md.id for md in deck.modos]),
-    ):
+    for field in ("medidores", "niveis", "atores", "cartas", "modos"):
         seen = set()
-        for i, ident in enumerate(ids):
+        for i, entry in _entries(deck, field):
+            ident = _ident(entry)
+            if ident is None:
+                continue
             if ident in seen:
                 card = ident if field == "cartas" else None
                 issues.append(Issue(card, f"{field}.{i}.id", f"duplicate id '{ident}'"))
             seen.add(ident)
-    meters = {m.id for m in deck.medidores}
-    actors = {a.id for a in deck.atores}
-    functions = sorted({lv.funcao for lv in deck.niveis})
-    declared = [md.id for md in deck.modos]
-    for i, card in enumerate(deck.cartas):
+    meters = {_ident(m) for _, m in _entries(deck, "medidores")}
+    actors = {_ident(a) for _, a in _entries(deck, "atores")}
+    functions = sorted({f for _, lv in _entries(deck, "niveis")
+                        for f in [_ident(lv, "funcao")] if f is not None})
+    declared = [d for _, md in _entries(deck, "modos") for d in [_ident(md)] if d is not None]
+    for i, card in _entries(deck, "cartas"):
         here = f"cartas.{i}"
-        if declared and card.modo not in declared:
-            issues.append(Issue(card.id, f"{here}.modo",
-                                f"unknown mode '{card.modo}' (modos declares: "
+        card_id = _ident(card) or f"#{i}"
+        kind = _card_type(card)
+        modo = _ident(card, "modo")
+        if declared and modo is not None and modo not in declared:
+            issues.append(Issue(card_id, f"{here}.modo",
+                                f"unknown mode '{modo}' (modos declares: "
                                 f"{', '.join(declared)})"))
         for field in ("ator", "funcao"):
-            given = getattr(card, field) is not None
-            if card.tipo == CardType.ACTOR and not given:
-                issues.append(Issue(card.id, f"{here}.{field}",
+            given = _get(card, field) is not None
+            if kind == CardType.ACTOR and not given:
+                issues.append(Issue(card_id, f"{here}.{field}",
                                     f"an actor card (tipo 'ator') needs '{field}'"))
-            elif card.tipo != CardType.ACTOR and given:
-                issues.append(Issue(card.id, f"{here}.{field}",
+            elif kind not in (None, CardType.ACTOR) and given:
+                issues.append(Issue(card_id, f"{here}.{field}",
                                     f"only actor cards (tipo 'ator') take '{field}'"))
-        if card.ator is not None and card.ator not in actors:
-            issues.append(Issue(card.id, f"{here}.ator", f"unknown actor '{card.ator}'"))
-        if card.funcao is not None and card.funcao not in functions:
+        ator, funcao = _ident(card, "ator"), _ident(card, "funcao")
+        if ator is not None and ator not in actors:
+            issues.append(Issue(card_id, f"{here}.ator", f"unknown actor '{ator}'"))
+        if funcao is not None and functions and funcao not in functions:
             issues.append(
                 Issue(
-                    card.id,
+                    card_id,
                     f"{here}.funcao",
-                    f"no level calls for function '{card.funcao}' "
+                    f"no level calls for function '{funcao}' "
                     f"(levels call for: {', '.join(functions)})",
                 )
             )
-        for j, option in enumerate(card.opcoes):
-            for meter in option.efeitos:
-                if meter not in meters:
-                    issues.append(
-                        Issue(card.id, f"{here}.opcoes.{j}.efeitos", f"unknown meter '{meter}'")
-                    )
-            for actor in option.efeitos_atores:
-                if actor not in actors:
-                    issues.append(
-                        Issue(
-                            card.id,
-                            f"{here}.opcoes.{j}.efeitos_atores",
-                            f"unknown actor '{actor}'",
-                        )
-                    )
+        for j, option in _entries(card, "opcoes"):
+            for field, known, what in (("efeitos", meters, "meter"),
+                                       ("efeitos_atores", actors, "actor")):
+                effects = _get(option, field)
+                for target in effects if isinstance(effects, dict) else ():
+                    if target not in known:
+                        issues.append(Issue(card_id, f"{here}.opcoes.{j}.{field}",
+                                            f"unknown {what} '{target}'"))
     return issues

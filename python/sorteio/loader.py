@@ -1,19 +1,30 @@
 """Loading decks from JSON files, with errors a designer can act on.
 
-Every error names the file, the card id (when the problem is inside a card) and the field path,
-and says what is wrong. ``DeckError`` carries them all, so a deck with five mistakes reports five.
+Every error names the file, the card id (when the problem is inside a card) and the field path
+(or the line and column, when the file is not even JSON), and says what is wrong. ``DeckError``
+carries them all, and a deck is checked in one pass: a deck with a schema error and a reference
+error reports both, not one round after the other (issue 8).
 """
 
-import json
+import errno
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, List, Optional, Sequence, Set, Tuple, Union
 
 from pydantic import ValidationError
 
-from .deck import Deck, DeckReferenceError, Issue
+from .deck import RANGES, Deck, DeckReferenceError, Issue, reference_issues
 from .errors import SorteioError
+from .jsonfile import MAX_FILE_BYTES, JsonFileError, Problem, clean, loads, read_text, scan
 
-__all__ = ["DeckError", "SorteioError", "load_deck", "parse_deck", "resolve_deck_path"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "DeckError",
+    "SorteioError",
+    "load_deck",
+    "parse_deck",
+    "read_deck_data",
+    "resolve_deck_path",
+]
 
 DECKS_DIR = Path(__file__).parent / "decks"
 BUILTIN_DECKS = {"padrao": DECKS_DIR / "padrao.json", "curto": DECKS_DIR / "curto.json"}
@@ -46,56 +57,100 @@ def resolve_deck_path(deck: Union[str, Path, None]) -> Path:
     return Path(deck)
 
 
-def load_deck(deck: Union[str, Path, None] = None) -> Deck:
-    """Read and validate a deck file (GDD 06 §3, §7). Raises ``DeckError`` for any problem."""
+def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem]]:
+    """``(source, data, problems)`` of a deck file: a regular file of at most ``MAX_FILE_BYTES``,
+    UTF-8, JSON (see ``jsonfile``). The one place the CLI and the bridge handler read a deck.
+    Raises ``DeckError`` when the file cannot be read or decoded; a missing file's error names
+    the built-in decks."""
     path = resolve_deck_path(deck)
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckError(source, [Issue(None, "(file)", f"cannot read: {exc.strerror}")]) from None
-    except UnicodeDecodeError as exc:
-        raise DeckError(source, [Issue(None, "(file)", f"not UTF-8 text: {exc.reason}")]) from None
-    return parse_deck(decode_json(text, source, DeckError), source)
+        data, problems = loads(read_text(path), source)
+    except JsonFileError as exc:
+        message = exc.message
+        if exc.errno == errno.ENOENT:
+            message = (f"no such file (the built-in decks are {', '.join(BUILTIN_DECKS)}; "
+                       f"a path names a .json file)")
+        raise DeckError(source, [Issue(None, exc.where, message)]) from None
+    return source, data, problems
 
 
-def decode_json(text: str, source: str, error: Callable[[str, List[Issue]], Exception]) -> Any:
-    """``json.loads`` whose failures (syntax, absurd nesting, numbers too long to read) become
-    ``error(source, [Issue])`` instead of a traceback."""
+def load_deck(deck: Union[str, Path, None] = None) -> Deck:
+    """Read and validate a deck file (GDD 06 §3, §7). Raises ``DeckError`` listing every
+    problem found: file, card id, field, what is wrong."""
+    source, data, problems = read_deck_data(deck)
+    return parse_deck(data, source, problems)
+
+
+def parse_deck(data: Any, source: str = "<deck>",
+               problems: Optional[Sequence[Problem]] = None) -> Deck:
+    """Validate already-decoded JSON data as a deck. Raises ``DeckError`` with every problem:
+    ``problems`` found while decoding (when None, ``data`` is scanned for them here), schema
+    errors, and reference errors (unknown ids...) even when the schema has errors too."""
+    if problems is None:
+        data, problems = scan(data)
+    issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
+                    problem.message) for problem in problems]
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        issue = Issue(None, f"(line {exc.lineno}, column {exc.colno})", f"invalid JSON: {exc.msg}")
-    except RecursionError:
-        issue = Issue(None, "(file)", "invalid JSON: nested too deeply")
-    except ValueError as exc:  # e.g. an integer of thousands of digits
-        issue = Issue(None, "(file)", f"invalid JSON: {exc}")
-    raise error(source, [issue]) from None
-
-
-def parse_deck(data: Any, source: str = "<deck>") -> Deck:
-    """Validate already-decoded JSON data as a deck. Raises ``DeckError``."""
-    try:
-        return Deck.model_validate(data)
+        deck = Deck.model_validate(data)
     except ValidationError as exc:
-        raise DeckError(source, issues_from(exc, data)) from None
+        issues.extend(_merge(issues, issues_from(exc, data)))
+        raise DeckError(source, issues) from None
+    except RecursionError:  # not expected: json's own limit stops deeper data first
+        issues.append(Issue(None, "(deck)", "nested too deeply to check"))
+        raise DeckError(source, issues) from None
+    if issues:
+        raise DeckError(source, issues)
+    return deck
+
+
+def _field(loc: Sequence[Any]) -> str:
+    return ".".join(clean(str(part)) for part in loc) or "(deck)"
+
+
+def _merge(known: List[Issue], found: List[Issue]) -> List[Issue]:
+    """``found`` without the rows of a field ``known`` already explains (a surrogate or a long
+    number replaced in the data makes the model fail there too)."""
+    fields: Set[str] = {issue.field for issue in known}
+    return [issue for issue in found if issue.field not in fields]
 
 
 def issues_from(exc: ValidationError, data: Any) -> List[Issue]:
-    """Turn pydantic errors into ``Issue`` rows, mapping ``cartas.<i>`` to the card's id."""
+    """Turn pydantic errors into ``Issue`` rows, mapping ``cartas.<i>`` to the card's id. When
+    the schema failed, the reference checks (which pydantic runs only on a valid schema) are run
+    on the raw data, so every problem is reported at once."""
     issues: List[Issue] = []
+    references_checked = False
     for error in exc.errors(include_url=False):
         original = (error.get("ctx") or {}).get("error")
         if isinstance(original, DeckReferenceError):
             issues.extend(original.issues)
+            references_checked = True
             continue
-        loc = [str(part) for part in error["loc"]]
+        loc = [clean(str(part)) for part in error["loc"]]
         field = ".".join(loc) or "(deck)"
-        message = error["msg"]
+        message = _range_message(error, loc) or error["msg"]
         if message.startswith("Value error, "):
             message = message[len("Value error, ") :]
         issues.append(Issue(_card_id(data, loc), field, message))
+    if not references_checked:
+        seen = {(issue.field, issue.message) for issue in issues}
+        issues.extend(issue for issue in reference_issues(data)
+                      if (issue.field, issue.message) not in seen)
     return issues
+
+
+def _range_message(error: Any, loc: List[str]) -> Optional[str]:
+    """``5 is out of range: ano_minimo must be 1-4 (a mandate has 4 years, §3.1.3)``."""
+    if error["type"] not in ("greater_than_equal", "less_than_equal"):
+        return None
+    name = loc[-2] if len(loc) >= 2 and loc[-2] in ("efeitos", "efeitos_atores") else loc[-1]
+    if name not in RANGES:
+        return None
+    low, high, why = RANGES[name]
+    value = error.get("input")
+    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
+    return f"{text} is out of range: {name} must be {low} to {high} ({why})"
 
 
 def _card_id(data: Any, loc: List[str]) -> Optional[str]:
@@ -106,4 +161,6 @@ def _card_id(data: Any, loc: List[str]) -> Optional[str]:
     except (KeyError, IndexError, TypeError):
         return None
     ident = card.get("id") if isinstance(card, dict) else None
-    return str(ident) if ident is not None else f"#{loc[1]}"
+    if isinstance(ident, str) and ident.strip():
+        return clean(ident)
+    return f"#{loc[1]}"

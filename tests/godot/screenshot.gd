@@ -1,7 +1,8 @@
 extends SceneTree
-# Renders the demo mid-match and saves a PNG. Needs a display (Xvfb) and godot3-runner:
+# Renders the demo mid-match and saves a PNG. Needs a display (Xvfb) and godot3-runner; from the
+# repository root (Godot reads -s relative to --path, and a script it cannot find exits 0):
 #   DISPLAY=:99 godot3-runner --path demo_project --video-driver GLES2 --resolution 1280x720 \
-#     -s tests/godot/screenshot.gd -- --out=/abs/shot.png [--seed=N] [--cards=N]
+#     -s "$PWD/tests/godot/screenshot.gd" -- --out="$PWD/shot.png" [--seed=N] [--cards=N]
 # Autoplay runs until the N-th card is on the table, stops, and the frame is captured.
 # Checks the image is not blank (enough distinct colours); quits 0 when saved and not blank.
 

@@ -1,8 +1,10 @@
 """The designers' balancing commands: ``sorteio simulate`` (sweeps, GDD 06 §7) and ``sorteio lint``
 (deck coverage). Registered on the ``sorteio`` group by ``cli.py``; see docs/simulator.md."""
 
+import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -81,7 +83,9 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     Without --param: one scenario, the deck's own parameters. Each scenario reports the
     catastrophe rate with its 95% interval, ending meters (mean, sd), mandatory slots per turn,
     short turns, cards never drawn, and the difference from the baseline, flagged past 4 points.
-    Ctrl-C stops the sweep and keeps the finished scenarios (exit code 130).
+    Ctrl-C or SIGTERM stops the sweep, its worker processes too, and keeps the finished
+    scenarios (exit code 130 or 143). A failed write to --out (a full disk) is an error (exit 2)
+    that keeps the rows already written.
     """
     _fit_width(out)
     deck = load_deck(deck_path)
@@ -98,7 +102,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     executor = load_executor(executor_spec) if executor_spec else None
     folder: Optional[Path] = None
     appender = None
-    if out_dir:
+    if out_dir is not None:
         from .report import CsvAppender, require_matplotlib
 
         require_matplotlib()  # fail before the sweep, not after it
@@ -130,12 +134,12 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     else:
         _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
-            out.print(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
-                      f"{folder / 'report.html'}", soft_wrap=True)
+            out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
+                           f"{folder / 'report.html'}"), soft_wrap=True)
     if result.interrupted:
         err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
                                 f"{result.total_scenarios} cenários terminados foram mantidos"))
-        sys.exit(INTERRUPTED)
+        sys.exit(128 + (result.stopped_by or signal.SIGINT))
 
 
 def _fit_width(console: Console) -> None:
@@ -151,6 +155,9 @@ OUTPUT_FILES = ("sweep.csv", "sweep.json", "report.html")
 def _output_folder(out_dir: str) -> Path:
     """``--out``: create the folder and prove it writable before the sweep starts, so a bad path
     is a one-line error (exit 2), not a traceback after minutes of work."""
+    if not out_dir.strip():
+        raise click.BadParameter("empty folder name: give the folder for the outputs",
+                                 param_hint="--out")
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise SorteioError(f"--out {out_dir}: exists and is not a folder")
@@ -172,16 +179,25 @@ def _output_folder(out_dir: str) -> Path:
 
 
 def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
+    """Each file is written beside its final name and then renamed over it, so a full disk
+    leaves the rows ``CsvAppender`` already wrote (and any older report) intact."""
     from .report import write_csv, write_html, write_json
 
-    try:
-        write_csv(result, folder / "sweep.csv")
-        write_json(result, folder / "sweep.json", Names.of(deck))
-        write_html(result, folder / "report.html", {m.id: m.inicial for m in deck.medidores},
-                   Names.of(deck))
-    except OSError as exc:
-        raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
-                           f"{exc.strerror or exc}") from None
+    initial = {m.id: m.inicial for m in deck.medidores}
+    names = Names.of(deck)
+    for name, write in (("sweep.csv", lambda p: write_csv(result, p)),
+                        ("sweep.json", lambda p: write_json(result, p, names)),
+                        ("report.html", lambda p: write_html(result, p, initial, names))):
+        target = folder / name
+        partial = folder / f".{name}.partial"
+        try:
+            write(partial)
+            os.replace(partial, target)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                partial.unlink()
+            raise SorteioError(f"--out {folder}: cannot write {target}: "
+                               f"{exc.strerror or exc}") from None
 
 
 def _pct(x: float) -> str:

@@ -7,6 +7,7 @@ the meters at each year's closing.
 """
 
 import base64
+import contextlib
 import csv
 import html
 import io
@@ -36,30 +37,48 @@ def write_csv(sweep: SweepResult, path: Path) -> None:
 
 
 class CsvAppender:
-    """Writes rows as scenarios finish, flushed at once: a killed sweep keeps its finished rows.
-    (``write_csv`` rewrites the file in scenario order at the end.)"""
+    """Writes rows as scenarios finish, each row written whole at once: a killed sweep keeps its
+    finished rows. When a write fails (a full disk) the file is cut back to its last whole row
+    and ``SorteioError`` is raised; ``close`` never raises. (``write_csv`` rewrites the file in
+    scenario order at the end.)"""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._fh: Optional[io.TextIOWrapper] = None
-        self._writer: Optional[csv.DictWriter] = None
+        self._fh: Optional[io.FileIO] = None
+        self._fields: Optional[List[str]] = None
+        self._good = 0  # bytes of whole rows in the file
 
     def add(self, result: ScenarioResult) -> None:
         row = result.row()
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=self._fields or list(row))
+        if self._fields is None:
+            writer.writeheader()
+        writer.writerow(row)
+        data = text.getvalue().encode("utf-8")
         try:
-            if self._writer is None:
-                self._fh = open(self.path, "w", newline="", encoding="utf-8")  # noqa: SIM115
-                self._writer = csv.DictWriter(self._fh, fieldnames=list(row))
-                self._writer.writeheader()
-            self._writer.writerow(row)
-            assert self._fh is not None
-            self._fh.flush()
+            if self._fh is None:
+                self._fh = io.FileIO(self.path, "w")
+                self._fields = list(row)
+            written = 0
+            while written < len(data):
+                written += self._fh.write(data[written:]) or 0
+            self._good += len(data)
         except OSError as exc:  # e.g. the disk filled up during the sweep
-            raise SorteioError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+            self._cut_back()
+            raise SorteioError(f"{self.path}: cannot write: {exc.strerror or exc}; the "
+                               f"scenarios written before are kept") from None
+
+    def _cut_back(self) -> None:
+        if self._fh is None:
+            return
+        with contextlib.suppress(OSError):
+            self._fh.truncate(self._good)
 
     def close(self) -> None:
         if self._fh is not None:
-            self._fh.close()
+            with contextlib.suppress(OSError):  # unbuffered: nothing left to write or to fail
+                self._fh.close()
             self._fh = None
 
 

@@ -13,6 +13,7 @@ are ``kernel.Tally`` objects, merged in match order, so results do not depend on
 number of workers or the completion order.
 """
 
+import contextlib
 import importlib
 import itertools
 import math
@@ -21,6 +22,7 @@ import signal
 import sys
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..compiled import CompiledDeck
@@ -344,6 +346,7 @@ class SweepResult(NamedTuple):
     interrupted: bool
     total_scenarios: int
     workers: Optional[int] = None  # local processes used (1: this process); None: an executor
+    stopped_by: Optional[int] = None  # the signal that interrupted the sweep (SIGINT, SIGTERM)
 
     @property
     def baseline(self) -> Optional[ScenarioResult]:
@@ -408,32 +411,45 @@ _POLL = 0.2  # seconds between looks at the Ctrl-C flag while chunks run
 
 
 class _CtrlC:
-    """While a sweep runs, Ctrl-C (SIGINT) sets ``pressed`` instead of raising
-    ``KeyboardInterrupt`` wherever the main thread happens to be: an exception inside the
-    process pool's ``submit`` or queue handling can leave its workers waiting forever at exit.
-    The sweep loop checks the flag between chunks and stops cleanly. Outside the main thread
-    (where handlers cannot be set) Ctrl-C keeps its usual behaviour."""
+    """While a sweep runs, Ctrl-C (SIGINT) and SIGTERM set ``pressed`` (and ``signum``) instead of
+    raising ``KeyboardInterrupt`` or killing the process wherever the main thread happens to be:
+    an exception inside the process pool's ``submit`` or queue handling can leave its workers
+    waiting forever at exit, and a SIGTERM's default death leaves them running. The sweep loop
+    checks the flag between chunks and stops cleanly, workers included. Outside the main thread
+    (where handlers cannot be set) the signals keep their usual behaviour."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
         self.pressed = False
-        self._installed = False
-        self._previous: object = None
+        self.signum: Optional[int] = None
+        self._previous: Dict[int, object] = {}
 
     def _handler(self, signum, frame) -> None:
         self.pressed = True
+        self.signum = self.signum or signum
 
     def __enter__(self) -> "_CtrlC":
-        try:
-            self._previous = signal.signal(signal.SIGINT, self._handler)
-            self._installed = True
-        except ValueError:  # not the main thread of the main interpreter
-            pass
+        for signum in self.SIGNALS:
+            # ValueError: not the main thread of the main interpreter
+            with contextlib.suppress(ValueError, OSError):
+                self._previous[signum] = signal.signal(signum, self._handler)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._installed:
-            previous = self._previous
-            signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+
+
+def _stop_workers(executor: Executor) -> None:
+    """Stop the processes of our own pool at once: their chunks would be thrown away anyway."""
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14+
+    if callable(terminate):
+        terminate()
+        return
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        with contextlib.suppress(OSError, ValueError):  # already gone
+            process.terminate()
 
 
 class _InlineExecutor(Executor):
@@ -557,6 +573,13 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
             interrupted = True
             for fut in futures:
                 fut.cancel()
+            if own and workers > 1:
+                _stop_workers(executor)
+        except BrokenProcessPool:
+            if not ctrl_c.pressed:  # a worker died on its own (killed, out of memory)
+                raise SweepError("a worker process died before finishing its matches (killed? "
+                                 "out of memory?); run again, or with fewer --jobs") from None
+            interrupted = True  # SIGTERM to the whole process group reached the workers too
         except BaseException:
             for fut in futures:  # a failing chunk: do not wait for the rest of the sweep
                 fut.cancel()
@@ -566,7 +589,8 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
                 executor.shutdown(wait=True)
     ordered = [done[i] for i in sorted(done)]
     return SweepResult(ordered, names, matches, seed, policy, deck.nome, interrupted,
-                       len(scenarios), workers if own else None)
+                       len(scenarios), workers if own else None,
+                       ctrl_c.signum if interrupted else None)
 
 
 def _executor_workers(executor: Optional[Executor]) -> Optional[int]:

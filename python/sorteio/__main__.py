@@ -1,0 +1,5 @@
+"""``python -m sorteio``: the same as the ``sorteio`` command."""
+
+from .launch import main
+
+main()

@@ -1,0 +1,251 @@
+"""Reading a user's JSON file (a deck, a saved match) without hanging, crashing or guessing.
+
+- Only regular files are read, at most ``MAX_FILE_BYTES``: a FIFO would block forever and
+  ``/dev/zero`` would fill the memory. The file is opened non-blocking, so even a FIFO's ``open``
+  returns at once; the check is on the opened file (``fstat``), not on the path.
+- Text must be UTF-8 (a leading BOM is accepted); a bad byte is named by line and column.
+- Syntax errors and absurd nesting name the line and column.
+- Problems json would accept silently or crash on later are reported with their path in the data,
+  as ``Problem(loc, message)``, instead of stopping the read, so the caller can report them beside
+  its own validation errors: duplicate keys (json keeps the last one silently), integers too long
+  to convert (CPython refuses more than 4,300 digits), lone surrogates (``"\\ud800"``), which are
+  not Unicode text and cannot be encoded again.
+
+Every failure raises ``JsonFileError`` (a ``SorteioError``): ``path``, ``where`` (``(file)`` or
+``(line L, column C)``) and ``message``.
+"""
+
+import errno
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any, List, NamedTuple, Tuple, Union
+
+from .errors import SorteioError
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # 64 MiB: ~60,000 real cards; documented in README.md
+MAX_DIGITS = 4000  # longer integers are refused (CPython's own limit is 4,300 digits)
+MAX_NESTING = 64  # a deck nests 6 levels; reported only when json itself gives up
+
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+Loc = Tuple[Union[str, int], ...]
+
+
+class Problem(NamedTuple):
+    """Something wrong at ``loc`` (keys and list indexes from the top of the data)."""
+
+    loc: Loc
+    message: str
+
+
+class JsonFileError(SorteioError):
+    """A file that cannot be read as JSON: ``path``, ``where``, ``message``, ``errno`` (or None)."""
+
+    def __init__(self, path: str, where: str, message: str, error_number: Any = None) -> None:
+        super().__init__(f"{path}: {where}: {message}")
+        self.path, self.where, self.message, self.errno = path, where, message, error_number
+
+
+def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes. Raises ``JsonFileError``."""
+    source = str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(source, flags)
+    except OSError as exc:
+        raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
+                            exc.errno) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise JsonFileError(source, "(file)", "is a folder, not a file", errno.EISDIR)
+        if not stat.S_ISREG(info.st_mode):
+            raise JsonFileError(source, "(file)", "not a regular file (a pipe, a device or a "
+                                                  "socket): give the path of a .json file")
+        if info.st_size > limit:
+            raise JsonFileError(source, "(file)", _too_big(info.st_size, limit))
+        chunks: List[bytes] = []
+        size = 0
+        while True:  # read to the end even if the file grew since fstat, but never past limit
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise JsonFileError(source, "(file)", _too_big(size, limit))
+    except OSError as exc:
+        raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
+                            exc.errno) from None
+    finally:
+        os.close(fd)
+    return _decode(b"".join(chunks), source)
+
+
+def _too_big(size: int, limit: int) -> str:
+    return (f"the file has {size:,} bytes or more; the limit is {limit:,} bytes "
+            f"({limit // (1 << 20)} MiB)")
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, column = _line_column_of_byte(data, exc.start)
+        raise JsonFileError(source, f"(line {line}, column {column})",
+                            f"not UTF-8 text (byte 0x{data[exc.start]:02x}): save the file "
+                            f"as UTF-8") from None
+
+
+def _line_column_of_byte(data: bytes, offset: int) -> Tuple[int, int]:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
+
+
+class _Dict(dict):
+    """A JSON object in which some keys appeared twice (json keeps the last value)."""
+
+    duplicates: List[str]
+
+
+class _LongNumber:
+    """Stands for an integer of more than ``MAX_DIGITS`` digits: no model accepts it."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<integer of {self.digits} digits>"
+
+
+def loads(text: str, source: str = "<json>") -> Tuple[Any, List[Problem]]:
+    """Decode JSON text. Returns ``(data, problems)``; raises ``JsonFileError`` for a syntax error
+    or nesting json cannot follow, with the line and column.
+
+    In ``data``, a lone surrogate is replaced by U+FFFD and a too-long integer by an object no
+    model accepts; each is listed in ``problems``, with every duplicate key."""
+    flags = {"dup": False, "long": False}
+
+    def pairs(items: List[Tuple[str, Any]]) -> dict:
+        out = {}
+        dups = []
+        for key, value in items:
+            if key in out:
+                dups.append(key)
+            out[key] = value
+        if not dups:
+            return out
+        flags["dup"] = True
+        marked = _Dict(out)
+        marked.duplicates = dups
+        return marked
+
+    def integer(digits: str) -> Any:
+        if len(digits) > MAX_DIGITS:
+            flags["long"] = True
+            return _LongNumber(len(digits.lstrip("-")))
+        return int(digits)
+
+    try:
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer)
+    except json.JSONDecodeError as exc:
+        raise JsonFileError(source, f"(line {exc.lineno}, column {exc.colno})",
+                            f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        line, column = _too_deep_at(text)
+        raise JsonFileError(source, f"(line {line}, column {column})",
+                            f"invalid JSON: nested too deeply (past {MAX_NESTING} levels here; "
+                            f"a deck needs about 6)") from None
+    surrogates = _SURROGATE_ESCAPE.search(text) is not None
+    if not (flags["dup"] or flags["long"] or surrogates):
+        return data, []
+    return scan(data)
+
+
+def scan(data: Any) -> Tuple[Any, List[Problem]]:
+    """Find lone surrogates, duplicate keys and too-long integers in decoded data (iteratively:
+    any depth). Returns the data with surrogates replaced by U+FFFD, and the problems."""
+    problems: List[Problem] = []
+    root = [data]
+    stack: List[Tuple[Any, Loc]] = [(root, ())]
+    while stack:
+        node, loc = stack.pop()
+        if isinstance(node, dict):
+            for key in getattr(node, "duplicates", ()):
+                problems.append(Problem((*loc, key), f"duplicate key '{clean(key)}': json "
+                                                       f"would silently keep the last value"))
+            if any(isinstance(k, str) and not _is_text(k) for k in node):
+                items = list(node.items())
+                node.clear()
+                for key, value in items:
+                    if isinstance(key, str) and not _is_text(key):
+                        problems.append(Problem((*loc, clean(key)), _SURROGATE_MESSAGE))
+                        key = clean(key)
+                    node[key] = value
+            entries: Any = list(node.items())
+        elif isinstance(node, list):
+            entries = list(enumerate(node))
+        else:
+            continue
+        for key, value in entries:
+            here = (*loc, key) if node is not root else ()
+            if isinstance(value, str):
+                if not _is_text(value):
+                    problems.append(Problem(here, _SURROGATE_MESSAGE))
+                    node[key] = clean(value)
+            elif isinstance(value, _LongNumber):
+                problems.append(Problem(here, f"a number of {value.digits:,} digits: far out "
+                                              f"of any range a deck uses"))
+            elif isinstance(value, (dict, list)):
+                stack.append((value, here))
+    problems.sort(key=lambda p: [str(part) for part in p.loc])
+    return root[0], problems
+
+
+_SURROGATE_MESSAGE = ("not Unicode text: a lone surrogate escape (like \\ud800) that no "
+                      "character matches")
+
+
+def _is_text(value: str) -> bool:
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def clean(value: str) -> str:
+    """``value`` with every lone surrogate replaced by U+FFFD, safe to print and encode."""
+    if _is_text(value):
+        return value
+    return _SURROGATE.sub("\ufffd", value)
+
+
+def _too_deep_at(text: str) -> Tuple[int, int]:
+    """Line and column where the nesting first goes past ``MAX_NESTING`` (outside strings)."""
+    depth, in_string, escaped = 0, False, False
+    for offset, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                line_start = text.rfind("\n", 0, offset) + 1
+                return text.count("\n", 0, offset) + 1, offset - line_start + 1
+        elif char in "]}":
+            depth -= 1
+    return 1, 1
