@@ -77,6 +77,19 @@ def test_validate_rows_name_file_card_and_field(tmp_path):
     assert all(r["file"] == str(path) and r["severity"] == "error" for r in result["errors"])
 
 
+def test_validate_lists_schema_and_reference_problems_together(tmp_path):
+    """Issue 8: one answer with every problem, not rounds (schema first, references later)."""
+    def both(data):
+        data["cartas"][0]["modo"] = ""  # schema
+        data["cartas"][1]["opcoes"][0]["efeitos"]["medidor_fantasma"] = 5  # reference
+    path = broken_deck(tmp_path, both)
+    result = ok(RequestHandler(), "validate", deck=str(path))
+    fields = [r["field"] for r in result["errors"]]
+    assert "cartas.0.modo" in fields
+    assert any("medidor_fantasma" in f or "medidor_fantasma" in r["message"]
+               for f, r in zip(fields, result["errors"])), result["errors"]
+
+
 def test_validate_gives_the_same_rows_as_the_cli(tmp_path):
     path = broken_deck(tmp_path, lambda d: d["cartas"][1].update(tipo="nenhum"))
     result = ok(RequestHandler(), "validate", deck=str(path))

@@ -15,15 +15,15 @@ not depend on the budget or the machine's speed: match ``i`` uses engine seed
 import itertools
 import json
 import time
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ..checks import deck_warnings
 from ..compiled import CompiledDeck
 from ..engine import DRAWING, ENDED, TURN_START, Engine
 from ..errors import SorteioError
+from ..jsonfile import loads, read_text
 from ..lint import lint_deck
-from ..loader import DeckError, decode_json, load_deck, resolve_deck_path
+from ..loader import DeckError, load_deck, resolve_deck_path
 from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
 from ..results import TurnEnd, TurnStart
 from ..sim.report import sweep_json
@@ -138,14 +138,14 @@ class _Collector(MatchObserver):
 
 
 def _read_state(path: str) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SorteioError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise SorteioError(f"{path}: not UTF-8 text: {exc.reason}") from None
-    return decode_json(text, path, lambda src, issues: SorteioError(
-        f"{src}: {issues[0].field}: {issues[0].message}"))
+    """A saved match file, read as ``sorteio turn`` reads it (``jsonfile``: a bounded regular
+    file; every problem named by its path in the data)."""
+    data, problems = loads(read_text(path), path)
+    if problems:
+        raise SorteioError("\n".join(
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+            for problem in problems))
+    return data
 
 
 def preview(params: Dict[str, Any]) -> Dict[str, Any]:
