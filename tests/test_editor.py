@@ -27,6 +27,7 @@ from test_godot_engine import (
     SCRIPTS,
     TIMEOUT,
     godot_env,
+    process_gone,
     run_godot,
     tool,
 )
@@ -159,6 +160,25 @@ def test_the_panel_runs_every_action_without_a_gdscript_error(editor_run):
     assert set(editor_run["panel"]) >= {"validate_good", "validate_broken", "coverage",
                                         "preview_start", "preview_state", "simulate", "sweep",
                                         "imported"}
+
+
+def test_the_editor_leaves_no_python_server_behind(editor_run):
+    pid = editor_run["panel"]["bridge"]["data"]["pid"]
+    assert pid > 0, "the panel's bridge was not running"
+    assert process_gone(pid), f"the editor's server child {pid} outlived the editor"
+
+
+def test_a_missing_python_is_a_clear_message_in_the_panel(tmp_path):
+    project = make_project(tmp_path)
+    env = editor_env(tmp_path)
+    env["SORTEIO_PYTHON"] = str(tmp_path / "no-such-python")
+    log = run_editor(tmp_path, project, ["--", "--expect-failure"], env=env)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    failure = panel_lines(log)["failure"]["data"]
+    assert failure["ok"] is False
+    assert "no-such-python" in failure["error"] and "SORTEIO_PYTHON" in failure["error"]
+    # The importer could not validate either, and said so (a warning per deck, no crash).
+    assert not [line for line in log.splitlines() if "SCRIPT ERROR" in line], log[-3000:]
 
 
 def test_validate_shows_every_problem_one_row_each(editor_run):

@@ -56,6 +56,11 @@ func has_failed() -> bool:
 	return _bridge != null and _bridge.has_failed()
 
 
+func process_id() -> int:
+	# PID of the server child while it runs (-1: none).
+	return _bridge.live_pid() if _bridge != null else -1
+
+
 func last_error() -> String:
 	return _bridge.last_error if _bridge != null else ""
 

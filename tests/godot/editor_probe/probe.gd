@@ -6,6 +6,7 @@ extends EditorPlugin
 # pytest to compare with Python's own answers, then quits. Options after "--":
 #   --state=/abs/saved.json  a saved match for the preview from a state
 #   --shot=/abs/out.png      also capture the editor window (needs a display: godot3 on Xvfb)
+#   --expect-failure         only press Validar, expecting the bridge to fail (a bad Python)
 
 const TIMEOUT_MS := 100000
 
@@ -13,6 +14,7 @@ var _frames := 0
 var _started := false
 var _state := ""
 var _shot := ""
+var _expect_failure := false
 var _done := {}
 var _quit_at := -1
 
@@ -23,6 +25,8 @@ func _enter_tree() -> void:
 			_state = arg.substr(8)
 		elif arg.begins_with("--shot="):
 			_shot = arg.substr(7)
+		elif arg == "--expect-failure":
+			_expect_failure = true
 	set_process(true)
 
 
@@ -48,6 +52,12 @@ func _run() -> void:
 	panel.connect("action_finished", self, "_on_action_finished")
 	make_bottom_panel_item_visible(panel)
 	var ok := true
+	if _expect_failure:
+		panel.set_deck("res://decks/bom.json")
+		var passed: bool = yield(_act(panel, "validate", "validate"), "completed")
+		_emit("failure", {"ok": passed, "error": panel.last_error}, 0)
+		_finish(not passed, "")
+		return
 	panel.set_deck("res://decks/bom.json")
 	ok = yield(_act(panel, "validate", "validate"), "completed") and ok
 	_emit("validate_good", panel.results["validate"], panel.rows("validate"))
@@ -94,6 +104,7 @@ func _run() -> void:
 		rates.append([row["teto_obrigatorias"], row["catastrophe_pct"]])
 	_emit("sweep", {"rates": rates}, panel.rows("simulate"))
 	_emit("imported", _imported(), 0)
+	_emit("bridge", {"pid": panel.bridge.process_id()}, 0)
 	if _shot != "":
 		yield(_capture(panel), "completed")
 	_finish(ok, "")
