@@ -5,7 +5,7 @@ from collections import Counter
 from pathlib import Path
 from typing import List, Union
 
-from .compiled import CompiledDeck
+from .compiled import compile_deck
 from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
 from .loader import DeckError, load_deck, resolve_deck_path
@@ -17,7 +17,7 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     an attack card (§3.3.2), an actor whose ``satisfacao_inicial`` is in the Furioso band (§5
     "Ano 1"), a mode with a single card (often a typo), a card whose option count is not the two
     sides of the screen (GDD 05 §3.4), a declared mode no playable card has."""
-    ix = CompiledDeck(deck)
+    ix = compile_deck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
     slots = ix.n_slots * YEARS

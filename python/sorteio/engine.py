@@ -14,7 +14,7 @@ Decisions where the GDD leaves room are listed in README.md ("Rule decisions") w
 
 from typing import List, Optional, Tuple
 
-from .compiled import CompiledDeck
+from .compiled import CompiledDeck, compile_deck
 from .deck import Deck
 from .errors import EngineError
 from .results import (
@@ -50,6 +50,7 @@ class Engine:
     """
 
     def __init__(self, deck: Deck, seed: int = 0) -> None:
+        self.deck = deck  # keeps the deck (and so its compiled index) alive with the engine
         self.index = self._compile(deck)
         ix = self.index
         self.rng = Rng(seed)
@@ -73,8 +74,9 @@ class Engine:
         self.ending: Optional[MatchEnd] = None
 
     def _compile(self, deck: Deck) -> CompiledDeck:
-        """The deck's integer index (a hook: ``fast.FastEngine`` reuses an already compiled one)."""
-        return CompiledDeck(deck)
+        """The deck's integer index, compiled once per deck object (``compiled.compile_deck``); a
+        hook: ``fast.FastEngine`` can be given an already compiled one."""
+        return compile_deck(deck)
 
     # -- §3.1 eligibility -------------------------------------------------------------------
 

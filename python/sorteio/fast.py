@@ -18,9 +18,9 @@ generator seeded ``seed ^ 0x5EED`` (``match.make_policy``).
 """
 
 import copy
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
-from .compiled import CompiledDeck
+from .compiled import CompiledDeck, paused_gc
 from .deck import Deck
 from .engine import YEARS, Engine
 from .results import ACTOR, EMERGENCY, METER, Draw
@@ -99,8 +99,48 @@ def bits_of(x: int) -> List[int]:
     return out
 
 
+def mask_of(positions: Sequence[int]) -> int:
+    """The bit set of card ``positions`` (any order), in O(len + highest position / 8): summing
+    ``1 << c`` instead would copy a growing int at every step (quadratic in the deck)."""
+    if len(positions) <= 8:
+        x = 0
+        for c in positions:
+            x |= 1 << c
+        return x
+    buf = bytearray((max(positions) >> 3) + 1)
+    for c in positions:
+        buf[c >> 3] |= 1 << (c & 7)
+    return int.from_bytes(buf, "little")
+
+
+class MaskTable:
+    """Bit sets of groups of cards (one per mode, per meter, per actor...), linear in memory.
+
+    A bit set costs about n_cards / 8 bytes whatever it holds, so one per group would cost
+    groups x cards (1,000 modes of a 30k-card deck: 3.7 MB; of a 100k-card one, 125 MB). A group
+    of at least n_cards / 64 cards keeps its bit set in ``dense`` (at most 64 such groups when the
+    groups are disjoint); a smaller one keeps only its positions in ``cards`` (``dense`` holds 0)
+    and ``table[g]`` builds its bit set when asked, as cheap as one bit-set operation. Hot loops
+    read ``dense[g] or mask_of(cards[g])`` inline.
+    """
+
+    __slots__ = ("cards", "dense")
+
+    def __init__(self, groups: List[List[int]], n_cards: int) -> None:
+        self.cards = groups  # shared, read-only: positions in deck order
+        self.dense = [mask_of(g) if g and len(g) * 64 >= n_cards else 0 for g in groups]
+
+    def __getitem__(self, g: int) -> int:
+        return self.dense[g] or mask_of(self.cards[g])
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
 class FastDeck:
-    """Bitmask view of a ``CompiledDeck`` (read-only; one per deck and parameter set)."""
+    """Bitmask view of a ``CompiledDeck`` (read-only; one per deck and parameter set, see
+    ``fast_deck``). Built in time and memory linear in the deck: no per-card bit list, no scan of
+    every card per mode, meter or actor."""
 
     def __init__(self, index: CompiledDeck) -> None:
         ix = index
@@ -110,27 +150,35 @@ class FastDeck:
         self.n_meters = len(ix.meter_ids)
         self.n_actors = len(ix.actor_ids)
         self.n_modes = len(ix.mode_names)
-        self.bit = [1 << c for c in range(n)]
-        playable = sum(1 << c for c in range(n) if ix.playable[c])
-        self.playable = playable
+        n_levels = len(ix.level_function)
+        playable = [c for c in range(n) if ix.playable[c]]
+        self.playable = mask_of(playable)
         # base[y]: playable cards whose ano_minimo <= y (§3.1.1, .3, .5); index 0 unused.
-        self.base = [0] + [sum(1 << c for c in range(n) if ix.playable[c] and ix.year_min[c] <= y)
+        self.base = [0] + [mask_of([c for c in playable if ix.year_min[c] <= y])
                            for y in range(1, YEARS + 1)]
-        self.non_actor = sum(1 << c for c in range(n) if ix.actor[c] < 0)
+        self.non_actor = mask_of([c for c in range(n) if ix.actor[c] < 0])
         # actor_level[a][li]: cards of actor a whose function is level li's function (§3.1.4).
-        self.actor_level = [
-            [sum(1 << c for c in range(n) if ix.actor[c] == a and ix.function[c] == fn)
-             for fn in ix.level_function]
-            for a in range(self.n_actors)
-        ]
-        self.actor_all = [sum(1 << c for c in range(n) if ix.actor[c] == a)
-                          for a in range(self.n_actors)]
-        self.linked = [sum(1 << c for c in cards) for cards in ix.linked]
-        self.attack = [sum(1 << c for c in cards) for cards in ix.attack_cards]
-        self.mode_mask = [sum(1 << c for c in range(n) if ix.mode[c] == md)
-                          for md in range(self.n_modes)]
+        fn_levels: Dict[object, List[int]] = {}
+        for li, fn in enumerate(ix.level_function):
+            fn_levels.setdefault(fn, []).append(li)
+        by_level: List[List[List[int]]] = [[[] for _ in range(n_levels)]
+                                           for _ in range(self.n_actors)]
+        by_actor: List[List[int]] = [[] for _ in range(self.n_actors)]
+        by_mode: List[List[int]] = [[] for _ in range(self.n_modes)]
+        for c in range(n):
+            by_mode[ix.mode[c]].append(c)
+            a = ix.actor[c]
+            if a >= 0:
+                by_actor[a].append(c)
+                for li in fn_levels.get(ix.function[c], ()):
+                    by_level[a][li].append(c)
+        self.actor_level = [MaskTable(groups, n) for groups in by_level]
+        self.actor_all = MaskTable(by_actor, n)
+        self.linked = MaskTable(ix.linked, n)
+        self.attack = MaskTable(ix.attack_cards, n)
+        self.mode_mask = MaskTable(by_mode, n)
         # links[c]: meters card c is linked to, as a meter bitmask (§3.2).
-        self.links = [sum(1 << m for m in ms) for ms in ix.links]
+        self.links = [mask_of(ms) for ms in ix.links]
         order = sorted(range(self.n_actors), key=lambda a: ix.actor_ids[a])
         self.actor_rank = [0] * self.n_actors
         for r, a in enumerate(order):
@@ -163,18 +211,37 @@ class FastDeck:
         return ok
 
 
+_FAST_ATTR = "_sorteio_fast"
+
+
+def fast_deck(index: CompiledDeck) -> FastDeck:
+    """The ``FastDeck`` of ``index``, built once per compiled deck and shared afterwards.
+
+    Kept on the deck object beside its index (like ``compiled.compile_deck``), not on the index,
+    so that no reference cycle keeps a deck alive; an index whose deck is gone gets a new one."""
+    deck = index._deck()
+    cached = None if deck is None else deck.__dict__.get(_FAST_ATTR)
+    if cached is None or cached.index is not index:
+        with paused_gc():
+            cached = FastDeck(index)
+        if deck is not None:
+            object.__setattr__(deck, _FAST_ATTR, cached)
+    return cached
+
+
 class FastEngine(Engine):
     """``Engine`` with bitmask pools: same rules, same state attributes, same RNG calls.
 
-    ``index``: an already compiled deck to share between engines (a simulator or a server
-    starting many matches of one deck); compiled from ``deck`` when None.
+    ``index``: an already compiled deck to use; when None, ``compile_deck(deck)`` (compiled once
+    per deck object). ``fast``: its ``FastDeck``; when None, ``fast_deck(index)`` (also shared).
     """
 
     def __init__(self, deck: Deck, seed: int = 0, index: Optional[CompiledDeck] = None,
                  fast: Optional[FastDeck] = None) -> None:
         self._given_index = index
         super().__init__(deck, seed)
-        self.fast = fast if fast is not None and fast.index is self.index else FastDeck(self.index)
+        self.fast = (fast if fast is not None and fast.index is self.index
+                     else fast_deck(self.index))
         self._played_mask = 0
         self._played_key = (-1, -1)
 
@@ -187,7 +254,7 @@ class FastEngine(Engine):
         """A FastEngine that takes over ``engine``'s state, RNG included (stop using ``engine``)."""
         fast = cls.__new__(cls)
         fast.__dict__.update(engine.__dict__)
-        fast.fast = FastDeck(engine.index)
+        fast.fast = fast_deck(engine.index)
         fast._played_mask = 0
         fast._played_key = (-1, -1)
         fast._given_index = engine.index
@@ -208,11 +275,7 @@ class FastEngine(Engine):
         played = self.played
         key = (len(played), played[-1] if played else -1)
         if self._played_key != key:
-            bit = self.fast.bit
-            mask = 0
-            for c in played:
-                mask |= bit[c]
-            self._played_mask = mask
+            self._played_mask = mask_of(played)
             self._played_key = key
         return self._played_mask
 

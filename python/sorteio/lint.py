@@ -18,7 +18,7 @@ empirically). It answers:
 
 from typing import Dict, List
 
-from .compiled import CompiledDeck
+from .compiled import CompiledDeck, compile_deck
 from .deck import ATTACK_FUNCTION, ApprovalStatus, CardType, Deck
 from .engine import YEARS
 from .wording import Names
@@ -26,25 +26,30 @@ from .wording import Names
 THIN_LINKED = 4  # fewer linked cards than turns in a match: one busy meter can exhaust them
 
 
-def _reachable_levels(ix: CompiledDeck, a: int) -> List[int]:
-    """Levels actor ``a`` can reach: its starting level, every level above it when some playable
+def _reachable_levels(ix: CompiledDeck) -> List[List[int]]:
+    """Levels each actor can reach: its starting level, every level above it when some playable
     option raises it, every level below when some option lowers it (effects are clamped 0-100,
     so repeated deltas reach the ends). An over-approximation: it ignores how many cards it takes.
+    One pass over the effects for all actors.
     """
-    start = ix.level_of[ix.initial_satisfaction[a]]
-    up = down = False
+    n_actors = len(ix.actor_ids)
+    up, down = [False] * n_actors, [False] * n_actors
     for c, options in enumerate(ix.actor_effects):
         if not ix.playable[c]:
             continue
         for effects in options:
             for actor, delta in effects:
-                if actor == a:
-                    up |= delta > 0
-                    down |= delta < 0
-    s0 = ix.initial_satisfaction[a]
-    low = 0 if down else s0
-    high = 100 if up else s0
-    return sorted({ix.level_of[s] for s in range(low, high + 1)} | {start})
+                if delta > 0:
+                    up[actor] = True
+                elif delta < 0:
+                    down[actor] = True
+    out = []
+    for a in range(n_actors):
+        s0 = ix.initial_satisfaction[a]
+        low = 0 if down[a] else s0
+        high = 100 if up[a] else s0
+        out.append(sorted({ix.level_of[s] for s in range(low, high + 1)} | {ix.level_of[s0]}))
+    return out
 
 
 def lint_deck(deck: Deck) -> dict:
@@ -52,7 +57,7 @@ def lint_deck(deck: Deck) -> dict:
 
     Rows about modes, meters and actors carry the id and the display name (``nome``); the
     ``problems`` sentences use the names (issue 8: people read names, files hold ids)."""
-    ix = CompiledDeck(deck)
+    ix = compile_deck(deck)
     names = Names.of(deck)
     n_cards = len(ix.card_ids)
     slots = ix.n_slots
@@ -61,8 +66,8 @@ def lint_deck(deck: Deck) -> dict:
     problems: List[str] = []
 
     # Actor cards for a level their actor never reaches (§3.1.4) cannot fill a slot.
-    reachable_fns = [{ix.level_function[li] for li in _reachable_levels(ix, a)}
-                     for a in range(len(ix.actor_ids))]
+    reach_levels = _reachable_levels(ix)
+    reachable_fns = [{ix.level_function[li] for li in reach} for reach in reach_levels]
     usable = [c for c in playable if ix.actor[c] < 0 or ix.function[c] in
               reachable_fns[ix.actor[c]]]
 
@@ -94,12 +99,13 @@ def lint_deck(deck: Deck) -> dict:
             problems.append(f"year {y}: {modes_y} modes for {slots} slots: the one-per-mode rule "
                             f"will be relaxed in full turns (§3.4)")
 
-    modes = []
-    for md, name in enumerate(ix.mode_names):
-        cards = [c for c in playable if ix.mode[c] == md]
-        modes.append({"mode": name, "nome": names.mode(name), "cards": len(cards),
-                      "by_year": [sum(1 for c in cards if ix.year_min[c] == y)
-                                  for y in range(1, YEARS + 1)]})
+    # One pass over the cards (not modes x cards: a deck may have thousands of modes).
+    mode_years = [[0] * YEARS for _ in ix.mode_names]
+    for c in playable:
+        mode_years[ix.mode[c]][ix.year_min[c] - 1] += 1
+    modes = [{"mode": name, "nome": names.mode(name), "cards": sum(mode_years[md]),
+              "by_year": mode_years[md]}
+             for md, name in enumerate(ix.mode_names)]
 
     # Linked cards per meter and year (§3.2): emergencies ask from year 2 (§5, Ano 1).
     meters = []
@@ -128,20 +134,25 @@ def lint_deck(deck: Deck) -> dict:
 
     # Actor cards per level function (GDD 07 §3.2).
     functions = list(dict.fromkeys(ix.level_function))
-    actors = []
+    actor_counts: List[Dict[str, int]] = [dict.fromkeys(functions, 0) for _ in ix.actor_ids]
     unreachable_cards: Dict[int, str] = {}
+    for c in playable:  # one pass over the cards, not actors x cards
+        a = ix.actor[c]
+        if a < 0:
+            continue
+        fn = ix.function[c]
+        if fn in actor_counts[a]:
+            actor_counts[a][fn] += 1
+        if fn not in reachable_fns[a]:
+            unreachable_cards[c] = (f"actor {names.actor(ix.actor_ids[a])} never reaches a "
+                                    f"level calling for '{fn}' with this deck's effects")
+    actors = []
     for a, actor in enumerate(ix.actor_ids):
         label = names.actor(actor)
-        counts = {fn: sum(1 for c in playable if ix.actor[c] == a and ix.function[c] == fn)
-                  for fn in functions}
-        reach = _reachable_levels(ix, a)
-        reach_fns = {ix.level_function[li] for li in reach}
+        counts = actor_counts[a]
+        reach = reach_levels[a]
         missing = [fn for fn in functions if not counts[fn]]
         unreachable = [ix.level_ids[li] for li in range(len(ix.level_ids)) if li not in reach]
-        for c in playable:
-            if ix.actor[c] == a and ix.function[c] not in reach_fns:
-                unreachable_cards[c] = (f"actor {label} never reaches a level calling for "
-                                        f"'{ix.function[c]}' with this deck's effects")
         if not counts.get(ATTACK_FUNCTION):
             problems.append(f"actor {label}: no playable attack card; when Furioso its "
                             f"mandatory slot goes to the random draw (§3.3.2, §5)")
@@ -166,11 +177,11 @@ def lint_deck(deck: Deck) -> dict:
     short_years = {y["year"] for y in years if y["status"] != "ok"}
     no_attack = {a["actor"] for a in actors if ATTACK_FUNCTION in a["missing"]}
     drafts = []
-    for card in deck.cartas:
+    for c, card in enumerate(deck.cartas):
         if card.aprendizado.status == ApprovalStatus.APPROVED or card.tipo == CardType.IMPEACHMENT:
             continue
-        covers = [f"meter {names.meter(m)}" for m in ix.meter_ids
-                  if m in gaps_meters and card.linked_to(m)]
+        covers = [f"meter {names.meter(ix.meter_ids[m])}" for m in ix.links[c]
+                  if ix.meter_ids[m] in gaps_meters]
         year = card.pre_requisitos.ano_minimo
         covers += [f"year {y} slots" for y in sorted(short_years) if year <= y]
         if card.ator in no_attack and card.funcao == ATTACK_FUNCTION:

@@ -9,10 +9,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import click
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -228,20 +229,55 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
             _pct(r.short_turn_share), str(len(r.never_drawn())),
         )
     out.print(table)
-    meters = list(result.scenarios[0].meter_stats())
-    ends = Table("#", *(names.meter(m) for m in meters),
-                 title="medidores finais: média±desvio")
-    for r in result.scenarios:
-        stats = r.meter_stats()
-        ends.add_row(str(r.scenario.index),
-                     *(f"{stats[m][0]:.0f}±{stats[m][1]:.0f}" for m in meters))
-    out.print(ends)
+    for ends in end_meter_tables(result, out, names):
+        out.print(ends)
     legend = ", ".join(f"{SHORT[n]} = {n}" for n in result.names if n in SHORT)
     if legend:
         out.print(legend, soft_wrap=True)
     flagged = [r for r in result.scenarios if r.flagged]
     out.print(f"{len(flagged)} cenário(s) mudam a catástrofe em mais de "
               f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
+
+
+def end_meter_tables(result: SweepResult, console: Console,
+                     names: Optional[Names] = None) -> List[Table]:
+    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width, headed by
+    the meters' display names (``names``; ids without it).
+
+    One row per scenario and one column per meter when that fits; otherwise (a deck with many
+    meters) one row per meter and one column per scenario, the scenarios split over as many
+    tables as it takes, so no cell is ever cut to "5…".
+    """
+    meters = list(result.scenarios[0].meter_stats())
+    label = {m: names.meter(m) if names is not None else m for m in meters}
+    cells = {r.scenario.index: {m: f"{mean:.0f}±{sd:.0f}"
+                                for m, (mean, sd) in r.meter_stats().items()}
+             for r in result.scenarios}
+    title = "medidores finais: média±desvio"
+    wide = Table("#", title=title)
+    for m in meters:
+        wide.add_column(Text(label[m]))  # a deck's names are text, never markup
+    for index, row in cells.items():
+        wide.add_row(str(index), *(row[m] for m in meters))
+    width = console.width
+    natural = Measurement.get(console, console.options.update_width(10**6), wide).maximum
+    if natural <= width:
+        return [wide]
+    # Transposed: the meter column, then as many scenario columns as fit beside it.
+    first = max(len("medidor"), *(len(label[m]) for m in meters)) + 3  # padding and borders
+    cell = max(len(f"#{i}") for i in cells)
+    cell = max(cell, *(len(v) for row in cells.values() for v in row.values())) + 3
+    per_table = max(1, (width - first - 1) // cell)
+    indexes = list(cells)
+    tables = []
+    for start in range(0, len(indexes), per_table):
+        part = indexes[start:start + per_table]
+        suffix = "" if len(indexes) <= per_table else f" (cenários {part[0]}–{part[-1]})"
+        table = Table("medidor", *(f"#{i}" for i in part), title=title + suffix)
+        for m in meters:
+            table.add_row(Text(label[m]), *(cells[i][m] for i in part))
+        tables.append(table)
+    return tables
 
 
 def _print_one(r: ScenarioResult, names: Names) -> None:

@@ -12,7 +12,7 @@ import random
 from typing import Iterable, List, Optional
 
 from ..engine import YEARS
-from ..fast import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, popcount
+from ..fast import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, mask_of, popcount
 
 _EM, _ACT, _MET = 0, 1, 2
 
@@ -103,7 +103,11 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     # Highest satisfaction at the Furioso level: no actor at or below it, no Furioso actor.
     furious_max = max(s for s in range(101) if level_of[s] == furious)
     base_by_year, non_actor, actor_level = fd.base, fd.non_actor, fd.actor_level
-    linked_mask, attack_mask, links, mode_mask = fd.linked, fd.attack, fd.links, fd.mode_mask
+    linked_mask, attack_mask, links = fd.linked, fd.attack, fd.links
+    # Bit sets of small groups are built when needed (fast.MaskTable): ``dense[g] or mask_of(..)``.
+    mode_dense, mode_cards = fd.mode_mask.dense, fd.mode_mask.cards
+    actor_level_dense = [t.dense for t in actor_level]
+    actor_level_cards = [t.cards for t in actor_level]
     mode_of, actor_of, is_attack = ix.mode, ix.actor, ix.is_attack
     n_options, meter_eff, actor_eff = ix.n_options, ix.meter_effects, ix.actor_effects
     actor_rank = fd.actor_rank
@@ -224,7 +228,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     md = mode_of[c]
                     mcount[md] += 1
                     if mcount[md] >= mode_limit:
-                        excluded |= mode_mask[md]
+                        excluded |= mode_dense[md] or mask_of(mode_cards[md])
             n_obs = len(obs)
             pi = 0
             slot = 0
@@ -243,7 +247,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                             md = mode_of[c]
                             mcount[md] -= 1
                             if mcount[md] < mode_limit:
-                                excluded &= ~mode_mask[md]
+                                excluded &= ~(mode_dense[md] or mask_of(mode_cards[md]))
                 if card < 0:  # a random slot (§3.4), or one given up by an obligation (§5)
                     pool = base & ok & ~played & ~reserved
                     if not pool:
@@ -297,7 +301,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     md = mode_of[card]
                     mcount[md] += 1
                     if mcount[md] >= mode_limit:
-                        excluded |= mode_mask[md]
+                        excluded |= mode_dense[md] or mask_of(mode_cards[md])
                     ob = None
                 else:
                     mandatory += 1
@@ -376,7 +380,10 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     sat[a] = v
                     lv = level_of[v]
                     if lv != level_of[old]:
-                        ok = (ok & ~actor_level[a][level_of[old]]) | actor_level[a][lv]
+                        dense, cards = actor_level_dense[a], actor_level_cards[a]
+                        old_lv = level_of[old]
+                        ok = ((ok & ~(dense[old_lv] or mask_of(cards[old_lv])))
+                              | (dense[lv] or mask_of(cards[lv])))
                 if zeroed >= 0:
                     break
             if zeroed >= 0:

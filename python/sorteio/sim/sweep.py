@@ -25,10 +25,10 @@ from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..compiled import CompiledDeck
+from ..compiled import CompiledDeck, compile_deck
 from ..deck import Deck, Parameters
 from ..errors import SorteioError
-from ..fast import FastDeck
+from ..fast import FastDeck, fast_deck
 from .kernel import Tally, play_matches
 
 SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
@@ -171,11 +171,16 @@ _DECKS: Dict[str, FastDeck] = {}  # per worker process: deck JSON -> its masks
 def _fast_deck(deck_json: str, params: Dict[str, int]) -> FastDeck:
     fd = _DECKS.get(deck_json)
     if fd is None:
-        if len(_DECKS) > 4:
-            _DECKS.clear()
-        fd = _DECKS[deck_json] = FastDeck(CompiledDeck(Deck.model_validate_json(deck_json)))
+        fd = _remember(deck_json, fast_deck(compile_deck(Deck.model_validate_json(deck_json))))
     Parameters(**params)  # the safe ranges (§7); build_scenarios checked them already
     return fd.with_parameters(params)
+
+
+def _remember(deck_json: str, fd: FastDeck) -> FastDeck:
+    if len(_DECKS) > 4:
+        _DECKS.clear()
+    _DECKS[deck_json] = fd
+    return fd
 
 
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
@@ -507,7 +512,10 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     merged: Dict[int, Tally] = {}  # per scenario: its first matches, merged in order
     done: Dict[int, ScenarioResult] = {}
     waiting: List[ScenarioResult] = []
-    index = CompiledDeck(deck)  # ids, modes, playable: the same in every scenario
+    index = compile_deck(deck)  # ids, modes, playable: the same in every scenario
+    # Chunks run here (jobs=1) or in forked workers find the masks built, instead of validating
+    # and compiling the deck again from its JSON (spawned workers and other executors still do).
+    _remember(deck_json, fast_deck(index))
     futures: Dict[Future, Tuple[int, int]] = {}
     interrupted = False
     progress = 0
