@@ -56,6 +56,14 @@ def test_the_new_methods_are_dispatched_and_listed():
         assert name in handler.methods
 
 
+def test_a_game_importing_the_handler_does_not_load_the_designer_modules():
+    code = ("import sys, sorteio.bridge.handler as h; h.RequestHandler(); "
+            "print('sorteio.bridge.designer' in sys.modules, 'sorteio.sim.sweep' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]
+
+
 def test_validate_a_good_deck_has_no_errors_and_a_summary():
     result = ok(RequestHandler(), "validate", deck="padrao")
     assert result["valid"] is True and result["errors"] == []
