@@ -247,6 +247,12 @@ def test_a_sweep_fills_the_table_one_row_per_scenario(editor_run):
     assert sweep["rows"] == 3
 
 
+def test_parar_stops_a_long_simulation(editor_run):
+    stop = editor_run["panel"]["stop"]["data"]
+    assert stop["busy"] is False
+    assert 0 < stop["done"] < 200000 and stop["after"] == stop["done"]
+
+
 def test_deck_json_files_import_as_sorteio_deck_resources_validated(editor_run):
     imported = editor_run["panel"]["imported"]["data"]
     good = imported["res://decks/bom.json"]

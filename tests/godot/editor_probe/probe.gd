@@ -103,6 +103,15 @@ func _run() -> void:
 	for row in panel.results["simulate"]["scenarios"]:
 		rates.append([row["teto_obrigatorias"], row["catastrophe_pct"]])
 	_emit("sweep", {"rates": rates}, panel.rows("simulate"))
+	_done.erase("simulate")
+	panel.run_simulate(200000, " ")  # no sweep (blank), long: stopped by Parar after 6 frames
+	for _i in range(6):
+		yield(get_tree(), "idle_frame")
+	var before: float = panel.progress_value()
+	panel.stop_simulation()
+	for _i in range(3):
+		yield(get_tree(), "idle_frame")
+	_emit("stop", {"busy": panel.is_busy(), "done": before, "after": panel.progress_value()}, 0)
 	_emit("imported", _imported(), 0)
 	_emit("bridge", {"pid": panel.bridge.process_id()}, 0)
 	if _shot != "":
