@@ -9,7 +9,7 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint test-oldest godot-deps godot-test dist clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript dist clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ godot-deps:
 test: setup lint godot-deps
 	$(BIN)/python -m pytest
 	$(MAKE) test-oldest
+
+# The real pythonscript (godot-python) with sorteio installed, cached in build/pythonscript/;
+# PYTHONSCRIPT_DIST=archive-or-folder picks where it comes from (see scripts/pythonscript.sh).
+pythonscript:
+	scripts/pythonscript.sh runtime
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh

@@ -2,6 +2,10 @@
 
 The entry file imports ``godot``, which exists only inside pythonscript; here a stand-in module
 with the three names it uses lets us load the very file Godot loads and call it as Godot would.
+The real pythonscript runs it in the engine tests (tests/test_godot_engine.py, bridge "python");
+this stand-in stays for what those cannot show: the entry on every Python the core supports
+(the suite's 3.11 and test-oldest's 3.8), compared answer by answer with the handler, and inputs
+GDScript cannot send (500,000 nested brackets, a 5,000-digit id, ``None``), in milliseconds.
 """
 
 import importlib.util

@@ -253,3 +253,42 @@ def test_the_sorteio_command_and_python_m_sorteio_run_the_cli():
         proc = subprocess.run([str(script), "validate", "curto"], capture_output=True,
                               text=True, timeout=60)
         assert proc.returncode == 0 and "ok" in proc.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_as_save_target_is_refused_before_playing(tmp_path):
+    fifo = tmp_path / "s.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in sorteio("play", "--save", str(fifo), check_code=2).stderr
+
+
+@pytest.mark.plots  # --out needs matplotlib, checked first
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX thing")
+def test_a_fifo_in_the_out_folder_is_refused_before_the_sweep(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "sweep.csv")
+    proc = sorteio("simulate", "--matches", "5", "--out", str(out), check_code=2)
+    assert "sweep.csv is not a regular file" in proc.stderr
+
+
+FULL_SAVE = """
+import errno, pathlib, sys
+def full(self, *args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+pathlib.Path.write_text = full
+sys.argv[0] = "sorteio"
+from sorteio.cli import main
+main()
+"""
+
+
+def test_a_full_disk_on_save_keeps_the_previous_save(tmp_path):
+    state = tmp_path / "s.json"
+    state.write_text('{"old": "save"}', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", FULL_SAVE, "play", "--stop-after", "3",
+                           "--save", str(state)], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr and proc.returncode == 2
+    assert "No space left on device; nothing was saved" in proc.stderr
+    assert state.read_text(encoding="utf-8") == '{"old": "save"}'
+    assert os.listdir(tmp_path) == ["s.json"]

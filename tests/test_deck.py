@@ -259,22 +259,6 @@ def test_mode_names_do_not_change_the_rules_nor_a_nameless_deck_fingerprint(base
     assert deck_fingerprint(bare) == hashlib.sha256(old.encode("utf-8")).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("start, warned", [(19, True), (0, True), (20, False), (50, False)])
-def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, warned):
-    """GDD 06 §5 "Ano 1 ... nenhum ator Furioso (todos em 50)": a deck may start an actor
-    elsewhere, but one starting in the Furioso band (0-19 in the default levels) is warned."""
-    from sorteio.loader import parse_deck
-
-    data = copy.deepcopy(base)
-    data["atores"][1]["satisfacao_inicial"] = start
-    warnings = [w for w in deck_warnings(parse_deck(data))
-                if w.field == "atores.1.satisfacao_inicial"]
-    assert bool(warnings) is warned
-    if warned:
-        assert data["atores"][1]["id"] in warnings[0].message
-        assert "nenhum ator Furioso (todos em 50)" in warnings[0].message
-
-
 # -- issue 10 "Other bad input" and issue 8 "every problem at once" ----------------------------
 
 def _write(tmp_path, text):
@@ -417,3 +401,70 @@ def test_out_of_range_errors_say_the_range_and_why(tmp_path, base, name):
     _, error = errors_for(tmp_path, base)
     message = f"{high + 1} is out of range: {name} must be {low} to {high} ({why})"
     assert message in [i.message for i in error.issues]
+
+
+def test_keys_with_newlines_and_control_characters_stay_on_one_line(tmp_path, base):
+    # Found by the deck fuzzer: an effect key "\n\tan" split an error row in two.
+    base["cartas"][0]["opcoes"][0]["efeitos"]["\n\tan\x00"] = 1
+    _, error = errors_for(tmp_path, base)
+    assert len(str(error).splitlines()) == len(error.issues) == 1
+    assert error.issues[0].message == "unknown meter '\\n\\tan\\x00'"
+
+
+@pytest.mark.parametrize("start, warned", [(19, True), (0, True), (20, False), (50, False)])
+def test_warning_for_an_actor_starting_furious_quotes_gdd_5_ano_1(base, start, warned):
+    """GDD 06 §5 "Ano 1 ... nenhum ator Furioso (todos em 50)": a deck may start an actor
+    elsewhere, but one starting in the Furioso band (0-19 in the default levels) is warned."""
+    data = copy.deepcopy(base)
+    data["atores"][1]["satisfacao_inicial"] = start
+    warnings = [w for w in deck_warnings(parse_deck(data))
+                if w.field == "atores.1.satisfacao_inicial"]
+    assert bool(warnings) is warned
+    if warned:
+        assert data["atores"][1]["id"] in warnings[0].message
+        assert "nenhum ator Furioso (todos em 50)" in warnings[0].message
+
+
+@pytest.mark.parametrize("name", ["\ud800.json", "a\x00b.json", "\udcff"])
+def test_file_names_no_file_system_can_take_are_deck_errors(name):
+    # issue 10: a lone surrogate in a bridge request's deck ended in a traceback.
+    with pytest.raises(DeckError) as caught:
+        load_deck(name)
+    assert caught.value.issues[0].field == "(file)"
+    str(caught.value).encode("utf-8")
+
+
+@pytest.mark.parametrize("deck, words", [
+    ("nope", "no such file (the built-in decks are padrao, curto"),
+    ("\ud800", "not a usable file name"),
+    ("/dev/zero", "not a regular file"),
+])
+def test_the_bridge_handler_reads_decks_through_the_same_loader(deck, words):
+    # issue 10: `start_match(1, "nope")` said only "No such file or directory".
+    from sorteio.bridge.handler import RequestHandler
+
+    reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"deck": deck}})
+    assert reply["error"]["code"] == "deck_error" and words in reply["error"]["message"], reply
+
+
+def test_rows_come_deck_first_then_card_by_card_in_file_order(tmp_path, base):
+    base["cartas"][3]["opcoes"][0]["efeitos"]["petroleo"] = 1  # a reference error, card 3
+    base["cartas"][1]["titulo"] = 5  # a schema error, card 1
+    base["cartas"][3]["titulo"] = ""  # a schema error, card 3
+    base["parametros"]["cartas_por_turno"] = 99  # deck level
+    _, error = errors_for(tmp_path, base)
+    assert [i.field for i in error.issues] == [
+        "parametros.cartas_por_turno", "cartas.1.titulo", "cartas.3.titulo",
+        "cartas.3.opcoes.0.efeitos"]
+
+
+def test_a_number_too_long_for_int_in_a_card_names_card_field_and_range(tmp_path, base):
+    text = json.dumps(base).replace('"caixa": 10,', '"caixa": ' + "9" * 5000 + ",", 1)
+    with pytest.raises(DeckError) as caught:
+        load_deck(_write(tmp_path, text))
+    (issue,) = caught.value.issues
+    assert (issue.card_id, issue.field) == ("eco-01", "cartas.0.opcoes.0.efeitos.caixa")
+    assert issue.message.startswith("a number of 5,000 digits: far out of any range")
+    assert issue.message.endswith("; efeitos must be -100 to 100 (an effect moves a meter that "
+                                  "lives on 0-100, so a change beyond 100 either way can only "
+                                  "be a mistake)")

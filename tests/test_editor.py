@@ -22,10 +22,10 @@ from sorteio.bridge.handler import RequestHandler
 from sorteio.loader import BUILTIN_DECKS
 from test_godot_engine import (
     ARTIFACTS,
-    GDSCRIPT_ERRORS,
     ROOT,
     SCRIPTS,
     TIMEOUT,
+    engine_errors,
     godot_env,
     process_gone,
     run_godot,
@@ -104,12 +104,10 @@ def run_editor(tmp_path: Path, project: Path, args=(), binary="godot3-server", e
     return log
 
 
-def unexpected_errors(log: str) -> list:
-    bad = []
-    for line in log.splitlines():
-        if GDSCRIPT_ERRORS.search(line) or line.startswith("ERROR:"):
-            bad.append(line)
-    return bad
+def unexpected_errors(log: str, allowed=()) -> list:
+    """Godot's error lines (SCRIPT ERROR, ERROR:, Parse Error) that ``allowed`` (pairs of
+    regex and why, as in test_godot_engine) does not explain."""
+    return engine_errors(log, allowed)[0]
 
 
 def panel_lines(log: str) -> dict:

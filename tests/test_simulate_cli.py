@@ -47,7 +47,7 @@ def _rows(path):
     return rows
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
+@pytest.mark.plots  # --out writes the HTML report too
 def test_a_full_disk_while_rows_are_written_is_a_clear_error_keeping_whole_rows(tmp_path):
     # issue 10: ENOSPC ended in an OSError traceback from CsvAppender.close() in a finally.
     header_and_two_rows = len(_header_and_rows(tmp_path, 2))
@@ -83,7 +83,7 @@ main()
 """
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
+@pytest.mark.plots
 def test_a_full_disk_when_the_report_is_written_keeps_every_row(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-c", REPORT_FAILS, *SWEEP, "--out", str(out)],
@@ -94,7 +94,6 @@ def test_a_full_disk_when_the_report_is_written_keeps_every_row(tmp_path):
     assert sorted(os.listdir(out)) == ["sweep.csv", "sweep.json"]  # no partial file left
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
 @pytest.mark.parametrize("value", ["", "   "])
 def test_an_empty_out_folder_is_an_error(value):
     # issue 10: `--out ""` exited 0 and wrote nothing, silently.
@@ -116,7 +115,7 @@ def _alive(pid):
         return False
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
+@pytest.mark.plots
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_the_workers_and_keeps_the_finished_scenarios(tmp_path, signum, code):

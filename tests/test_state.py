@@ -1,14 +1,15 @@
 """Saved matches: exact continuation, RNG state saved (not the seed), and clear errors."""
 
+import copy
 import hashlib
 import json
 
 import pytest
 
 from sorteio import load_deck
-from sorteio.engine import Engine
+from sorteio.engine import AWAITING_CHOICE, ENDED, TURN_START, Engine
 from sorteio.errors import StateError
-from sorteio.match import play_match
+from sorteio.match import make_policy, play_match
 from sorteio.state import load_state
 from sorteio.synthetic import synthetic_deck
 
@@ -96,3 +97,80 @@ def test_malformed_states_give_a_clear_state_error(mutate, message):
 def test_a_state_that_is_not_an_object_is_refused():
     with pytest.raises(StateError):
         load_state(synthetic_deck(), [1, 2, 3])
+
+
+# -- issue 10: a save that lost a card already shown -------------------------------------------
+
+def _saves_along_a_match(deck, seed, scene_every=0):
+    """The saved state after every call of a whole match (random player; with ``scene_every``,
+    an impeachment-scene card now and then, §3.5)."""
+    engine = Engine(deck, seed)
+    chooser = make_policy("random", seed)
+    scenes = [c.id for c in deck.cartas if c.tipo == "impeachment"]
+    saves = [engine.to_state()]
+    steps = 0
+    while engine.phase != ENDED:
+        if engine.phase == TURN_START:
+            engine.start_turn()
+        elif engine.phase == AWAITING_CHOICE:
+            engine.choose(chooser(engine, engine.current))
+        elif scene_every and scenes and steps % scene_every == scene_every - 1:
+            engine.show_scene_card(scenes.pop())
+        else:
+            engine.draw()
+        steps += 1
+        saves.append(engine.to_state())
+    return saves
+
+
+HISTORY_DECKS = {
+    "padrao": lambda: load_deck("padrao"),
+    "curto": lambda: load_deck("curto"),  # 22 playable cards: short turns (§5, CA-11)
+    "synthetic-late": lambda: synthetic_deck(cards=30, late_share=0.6, seed=3),
+}
+
+
+@pytest.mark.parametrize("deck_name", sorted(HISTORY_DECKS))
+def test_a_save_that_lost_a_card_already_shown_is_refused(deck_name):
+    # issue 10: 27 of 120 saves with a card removed from `played` loaded, and the card could be
+    # drawn again (breaking §3.1.2, CA-01). Saves at every step of several matches (scene cards
+    # shown too), each slot card removed in turn: every one must be refused. (A scene card,
+    # outside the N slots, leaves no count behind: its loss cannot be seen, see state.py.)
+    deck = HISTORY_DECKS[deck_name]()
+    scene = {c.id for c in deck.cartas if c.tipo == "impeachment"}
+    mutants = 0
+    for seed in range(3):
+        saves = _saves_along_a_match(deck, seed, scene_every=9 if seed == 1 else 0)
+        for saved in saves[seed::3]:  # every third step (each phase), all the way to the end
+            for i, card in enumerate(saved["played"]):
+                if card in scene:
+                    continue
+                broken = copy.deepcopy(saved)
+                del broken["played"][i]
+                with pytest.raises(StateError):
+                    load_state(deck, broken)
+                mutants += 1
+    assert mutants > 300
+
+
+@pytest.mark.parametrize("deck", [load_deck("padrao"), load_deck("curto"),
+                                  synthetic_deck(cards=30, late_share=0.6, seed=3),
+                                  synthetic_deck(cards=8, actors=2, seed=5),
+                                  synthetic_deck(cards=0, actors=3, seed=1)],
+                         ids=["padrao", "curto", "late", "tiny", "actors-only"])
+def test_every_true_save_passes_the_history_check(deck):
+    # The check must never refuse a save a real match made: every step of 8 matches per deck,
+    # short turns, scene cards and catastrophes included.
+    for seed in range(8):
+        for saved in _saves_along_a_match(deck, seed, scene_every=5 if seed % 3 == 1 else 0):
+            load_state(deck, saved)
+
+
+def test_the_history_check_names_what_does_not_fit():
+    deck = load_deck("padrao")
+    saved = _saves_along_a_match(deck, 0)[40]
+    assert saved["phase"] in ("drawing", "awaiting_choice", "turn_start")
+    del saved["played"][2]
+    with pytest.raises(StateError, match="do not fit") as caught:
+        load_state(deck, saved)
+    assert "closed turn(s) of N = 7" in str(caught.value)

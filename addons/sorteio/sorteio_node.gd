@@ -83,6 +83,8 @@ var bridge_kind := ""
 var bridge_error := ""
 
 var _bridge = null
+# The in-process bridge's script, kept from one bridge to the next (see python_bridge.gd).
+var _python_script: Script = null
 var _autostart_pending := false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file does not hold this machine's absolute path.
@@ -139,8 +141,10 @@ func start_bridge() -> bool:
 	if mode == "python":
 		_bridge = PythonBridge.new()
 		_bridge.entry = python_entry
+		_bridge.entry_script = _python_script
 		if not _bridge.start_in(self):
 			return _bridge_failed()
+		_python_script = _bridge.entry_script
 	else:
 		_bridge = _make_socket_bridge()
 		if not _bridge.start():
@@ -317,7 +321,9 @@ func _make_socket_bridge():
 		bridge.port_file = join
 		bridge.join_existing = true
 	else:
-		var own := "user://sorteio_bridge_%d.json" % OS.get_process_id()
+		# Our own port file; those of earlier runs that were killed are removed first.
+		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
+		var own := "user://%s%d.json" % [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id()]
 		bridge.port_file = ProjectSettings.globalize_path(own)
 	bridge.startup_timeout_ms = startup_timeout_ms
 	bridge.request_timeout_ms = request_timeout_ms

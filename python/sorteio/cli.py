@@ -6,6 +6,7 @@ User errors print one clear message per problem, never a traceback; text from th
 ids, deck text) is printed as text, never read as rich markup.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -19,7 +20,7 @@ from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError
-from .jsonfile import loads, read_text
+from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, error_line, heading, out, say, warning_line
@@ -53,14 +54,15 @@ def _read_json(path: str) -> object:
     problem (duplicate keys, lone surrogates, too-long numbers) named by its path."""
     data, problems = loads(read_text(path), path)
     if problems:
-        raise SorteioError("\n".join(
-            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+        raise SorteioError("\n".join(printable(
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}")
             for problem in problems))
     return data
 
 
 def _writable(path: Optional[str]) -> None:
-    """Refuse an unwritable ``--save`` path before the match is played, not after."""
+    """Refuse an unwritable ``--save`` path before the match is played, not after: a folder, a
+    missing folder, or something that is not a regular file (writing into a FIFO would block)."""
     if path is None:
         return
     target = Path(path)
@@ -68,13 +70,24 @@ def _writable(path: Optional[str]) -> None:
         raise SorteioError(f"{path}: is a folder; give a file name for --save")
     if not target.parent.is_dir():
         raise SorteioError(f"{path}: folder {target.parent} does not exist")
+    if target.exists() and not target.is_file():
+        raise SorteioError(f"{path}: not a regular file (a pipe, a device or a socket); give a "
+                           f"file name for --save")
 
 
 def _save(engine: Engine, path: str) -> None:
+    """Write beside the file and rename over it: a full disk never leaves half a save, nor
+    destroys the previous one."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
     try:
-        Path(path).write_text(json.dumps(save_state(engine)), encoding="utf-8")
+        partial.write_text(json.dumps(save_state(engine)), encoding="utf-8")
+        os.replace(partial, target)
     except OSError as exc:
-        raise SorteioError(f"{path}: cannot write: {exc.strerror}") from None
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise SorteioError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
+                           f"saved") from None
 
 
 def _saved_match(data: object) -> Tuple[object, Optional[str]]:

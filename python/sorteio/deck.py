@@ -266,7 +266,9 @@ def _entries(obj: Any, name: str) -> List[Tuple[int, Any]]:
     items = _get(obj, name)
     if not isinstance(items, list):
         return []
-    return [(i, e) for i, e in enumerate(items) if isinstance(e, (dict, BaseModel))]
+    # (hasattr, not isinstance(e, BaseModel): pydantic's metaclass makes that check slow)
+    return [(i, e) for i, e in enumerate(items)
+            if isinstance(e, dict) or hasattr(e, "model_fields_set")]
 
 
 def _ident(obj: Any, name: str = "id") -> Optional[str]:

@@ -117,18 +117,21 @@ class MaskTable:
     """Bit sets of groups of cards (one per mode, per meter, per actor...), linear in memory.
 
     A bit set costs about n_cards / 8 bytes whatever it holds, so one per group would cost
-    groups x cards (1,000 modes of a 30k-card deck: 3.7 MB; of a 100k-card one, 125 MB). A group
-    of at least n_cards / 64 cards keeps its bit set in ``dense`` (at most 64 such groups when the
-    groups are disjoint); a smaller one keeps only its positions in ``cards`` (``dense`` holds 0)
-    and ``table[g]`` builds its bit set when asked, as cheap as one bit-set operation. Hot loops
-    read ``dense[g] or mask_of(cards[g])`` inline.
+    groups x cards (1,000 modes of a 30k-card deck: 3.7 MB; of a 100k-card one, 125 MB). Only the
+    ``KEEP`` largest groups, and any group of at least n_cards / 64 cards (at most 64 such groups
+    when the groups are disjoint), keep their bit set in ``dense``; every other group keeps only
+    its positions in ``cards`` (``dense`` holds 0) and ``table[g]`` builds its bit set when asked,
+    about as cheap as one bit-set operation. Hot loops read ``dense[g] or mask_of(cards[g])``.
     """
 
     __slots__ = ("cards", "dense")
+    KEEP = 64
 
     def __init__(self, groups: List[List[int]], n_cards: int) -> None:
         self.cards = groups  # shared, read-only: positions in deck order
-        self.dense = [mask_of(g) if g and len(g) * 64 >= n_cards else 0 for g in groups]
+        largest = set(sorted(range(len(groups)), key=lambda g: -len(groups[g]))[:self.KEEP])
+        self.dense = [mask_of(g) if g and (i in largest or len(g) * 64 >= n_cards) else 0
+                      for i, g in enumerate(groups)]
 
     def __getitem__(self, g: int) -> int:
         return self.dense[g] or mask_of(self.cards[g])
@@ -157,7 +160,8 @@ class FastDeck:
         self.base = [0] + [mask_of([c for c in playable if ix.year_min[c] <= y])
                            for y in range(1, YEARS + 1)]
         self.non_actor = mask_of([c for c in range(n) if ix.actor[c] < 0])
-        # actor_level[a][li]: cards of actor a whose function is level li's function (§3.1.4).
+        # actor_level[a * n_levels + li]: cards of actor a whose function is level li's function
+        # (§3.1.4); one table for all actors, so its kept bit sets are bounded like the others.
         fn_levels: Dict[object, List[int]] = {}
         for li, fn in enumerate(ix.level_function):
             fn_levels.setdefault(fn, []).append(li)
@@ -172,7 +176,8 @@ class FastDeck:
                 by_actor[a].append(c)
                 for li in fn_levels.get(ix.function[c], ()):
                     by_level[a][li].append(c)
-        self.actor_level = [MaskTable(groups, n) for groups in by_level]
+        self.n_levels = n_levels
+        self.actor_level = MaskTable([g for groups in by_level for g in groups], n)
         self.actor_all = MaskTable(by_actor, n)
         self.linked = MaskTable(ix.linked, n)
         self.attack = MaskTable(ix.attack_cards, n)
@@ -206,8 +211,9 @@ class FastDeck:
         whose function is the one its level calls for (§3.1.4)."""
         ix = self.index
         ok = self.non_actor
+        levels, table = self.n_levels, self.actor_level
         for a, s in enumerate(satisfaction):
-            ok |= self.actor_level[a][ix.level_of[s]]
+            ok |= table[a * levels + ix.level_of[s]]
         return ok
 
 

@@ -31,6 +31,7 @@ MAX_NESTING = 64  # a deck nests 6 levels; reported only when json itself gives 
 
 _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_RUN = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
 
 Loc = Tuple[Union[str, int], ...]
 
@@ -56,6 +57,9 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(source, flags)
+    except ValueError as exc:  # a NUL byte, or a lone surrogate the file system cannot encode
+        raise JsonFileError(printable(source), "(file)", f"not a usable file name: "
+                                                         f"{printable(str(exc))}") from None
     except OSError as exc:
         raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
                             exc.errno) from None
@@ -151,8 +155,10 @@ def loads(text: str, source: str = "<json>") -> Tuple[Any, List[Problem]]:
             return _LongNumber(len(digits.lstrip("-")))
         return int(digits)
 
+    # The integer hook costs a Python call per number: used only when a long digit run exists.
+    long_run = _LONG_RUN.search(text) is not None
     try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer)
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer if long_run else None)
     except json.JSONDecodeError as exc:
         raise JsonFileError(source, f"(line {exc.lineno}, column {exc.colno})",
                             f"invalid JSON: {exc.msg}") from None
@@ -226,6 +232,17 @@ def clean(value: str) -> str:
     if _is_text(value):
         return value
     return _SURROGATE.sub("\ufffd", value)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(value: str) -> str:
+    """``value`` as one line of text: lone surrogates become U+FFFD and control characters
+    (newlines, tabs, NUL, line separators) their escapes (``\\n``, ``\\x00``), so a key or an
+    id quoted in an error message cannot break the line or the terminal."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"),
+                        clean(value))
 
 
 def _too_deep_at(text: str) -> Tuple[int, int]:

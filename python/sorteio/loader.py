@@ -7,6 +7,7 @@ error reports both, not one round after the other (issue 8).
 """
 
 import errno
+import re
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Set, Tuple, Union
 
@@ -15,7 +16,16 @@ from pydantic import ValidationError
 from .compiled import paused_gc
 from .deck import RANGES, Deck, DeckReferenceError, Issue, reference_issues
 from .errors import SorteioError
-from .jsonfile import MAX_FILE_BYTES, JsonFileError, Problem, clean, loads, read_text, scan
+from .jsonfile import (
+    MAX_FILE_BYTES,
+    JsonFileError,
+    Problem,
+    clean,
+    loads,
+    printable,
+    read_text,
+    scan,
+)
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -36,9 +46,11 @@ class DeckError(SorteioError):
     """A deck that cannot be used. ``issues``: list of ``Issue`` (card_id, field, message)."""
 
     def __init__(self, source: str, issues: List[Issue]) -> None:
-        self.source = source
-        self.issues = issues
-        super().__init__("\n".join(format_issue(source, issue) for issue in issues))
+        # Keys, ids and paths come from the user: each row must stay one printable line.
+        self.source = printable(source)
+        self.issues = [Issue(None if i.card_id is None else printable(i.card_id),
+                             printable(i.field), printable(i.message)) for i in issues]
+        super().__init__("\n".join(format_issue(self.source, issue) for issue in self.issues))
 
 
 def format_issue(source: str, issue: Issue) -> str:
@@ -79,8 +91,8 @@ def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem
 def load_deck(deck: Union[str, Path, None] = None) -> Deck:
     """Read and validate a deck file (GDD 06 §3, §7). Raises ``DeckError`` listing every
     problem found: file, card id, field, what is wrong."""
-    source, data, problems = read_deck_data(deck)
     with paused_gc():  # a big deck builds faster without the garbage collector rescanning it
+        source, data, problems = read_deck_data(deck)
         return parse_deck(data, source, problems)
 
 
@@ -92,18 +104,31 @@ def parse_deck(data: Any, source: str = "<deck>",
     if problems is None:
         data, problems = scan(data)
     issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
-                    problem.message) for problem in problems]
+                    _with_range(problem)) for problem in problems]
     try:
         deck = Deck.model_validate(data)
     except ValidationError as exc:
         issues.extend(_merge(issues, issues_from(exc, data)))
-        raise DeckError(source, issues) from None
+        raise DeckError(source, _in_deck_order(issues)) from None
     except RecursionError:  # not expected: json's own limit stops deeper data first
         issues.append(Issue(None, "(deck)", "nested too deeply to check"))
         raise DeckError(source, issues) from None
     if issues:
-        raise DeckError(source, issues)
+        raise DeckError(source, _in_deck_order(issues))
     return deck
+
+
+_CARD_FIELD = re.compile(r"cartas\.(\d+)(\.|$)")
+
+
+def _in_deck_order(issues: List[Issue]) -> List[Issue]:
+    """Rows about the whole deck first, then card by card in file order (a card's rows
+    together), each group in the order found."""
+    def card_position(issue: Issue) -> int:
+        match = _CARD_FIELD.match(issue.field)
+        return int(match.group(1)) if match else -1
+
+    return sorted(issues, key=card_position)
 
 
 def _field(loc: Sequence[Any]) -> str:
@@ -143,16 +168,34 @@ def issues_from(exc: ValidationError, data: Any) -> List[Issue]:
 
 
 def _range_message(error: Any, loc: List[str]) -> Optional[str]:
-    """``5 is out of range: ano_minimo must be 1-4 (a mandate has 4 years, §3.1.3)``."""
+    """``5 is out of range: ano_minimo must be 1 to 4 (a mandate has 4 years, §3.1.3)``."""
     if error["type"] not in ("greater_than_equal", "less_than_equal"):
+        return None
+    rule = _range_rule([str(part) for part in loc])
+    if rule is None:
+        return None
+    value = error.get("input")
+    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
+    return f"{text} is out of range: {rule}"
+
+
+def _range_rule(loc: List[str]) -> Optional[str]:
+    """``ano_minimo must be 1 to 4 (why)`` for a bounded field's path, else None."""
+    if not loc:
         return None
     name = loc[-2] if len(loc) >= 2 and loc[-2] in ("efeitos", "efeitos_atores") else loc[-1]
     if name not in RANGES:
         return None
     low, high, why = RANGES[name]
-    value = error.get("input")
-    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
-    return f"{text} is out of range: {name} must be {low} to {high} ({why})"
+    return f"{name} must be {low} to {high} ({why})"
+
+
+def _with_range(problem: Problem) -> str:
+    """A decoding problem's message, plus the field's range when it is a number out of it."""
+    rule = _range_rule([str(part) for part in problem.loc])
+    if rule is None or not problem.message.startswith("a number of"):
+        return problem.message
+    return f"{problem.message}; {rule}"
 
 
 def _card_id(data: Any, loc: List[str]) -> Optional[str]:

@@ -12,6 +12,7 @@ from typing import List, Optional
 from rich.console import Console
 from rich.text import Text
 
+from .jsonfile import printable
 from .match import MatchObserver, Step
 from .results import MatchEnd, TurnEnd, TurnStart
 from .wording import (
@@ -51,13 +52,14 @@ def say(console_: Console, *parts) -> None:
 
 
 def error_line(message: str) -> None:
-    """``error: ...`` on stderr, the message as text."""
-    say(err, ("error", "red"), ": ", message)
+    """``error: ...`` on stderr, the message as one line of text (``jsonfile.printable``: a
+    control character in a quoted id cannot break the line)."""
+    say(err, ("error", "red"), ": ", printable(message))
 
 
 def warning_line(message: str) -> None:
-    """``warning: ...`` on stderr, the message as text."""
-    say(err, ("warning", "yellow"), ": ", message)
+    """``warning: ...`` on stderr, the message as one line of text."""
+    say(err, ("warning", "yellow"), ": ", printable(message))
 
 
 def heading(text: str, console_: Optional[Console] = None) -> None:

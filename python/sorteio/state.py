@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from typing_extensions import Literal
 
 from .deck import Deck
-from .engine import AWAITING_CHOICE, ENDED, TURN_START, YEARS, Engine
+from .engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS, Engine
 from .errors import StateError
 from .results import ACTOR, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 
@@ -229,6 +229,8 @@ def _restore(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
     if (saved.phase == ENDED) != (saved.ending is not None):
         problems.append("ending: phase 'ended' and 'ending' go together")
     _check_reachable(engine, saved, problems)
+    if not problems:  # the history is judged on ids that resolve
+        _check_history(engine, saved, problems)
     try:
         engine.rng.set_state(saved.rng)
     except ValueError as exc:
@@ -253,3 +255,112 @@ def _check_reachable(engine: Engine, saved: SavedMatch, problems: List[str]) -> 
         problems.append("pending: an obligation is listed twice")
     if saved.phase == TURN_START and (saved.pending or saved.current is not None):
         problems.append("pending: no obligation can wait before the turn starts")
+
+
+def _check_history(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
+    """Refuse a save whose cards shown do not fit its own history: the years and slots it has
+    closed (GDD 06 §3.1.2 "no repeat" rests on ``played``; a card lost from it would be drawn
+    again). Checked: each card shown can be drawn (or is a scene card); ``turn_cards`` are the last
+    slot cards shown; ``attacked`` is what the attack cards shown say (§3.3.2); ``ending`` counts
+    the cards shown; and the slot cards of the closed turns split into one run per closed year
+    such that each run has N cards, or fewer only when that turn ran out of eligible cards (§5:
+    every card of no actor with ano_minimo up to that year shown by then), each card shown no
+    earlier than its ano_minimo (§3.1.3), and the last closed turn has the cards its
+    ``last_turn_end`` says; between turns, a short last turn also ran out of the actor cards
+    the actors' present levels call for. A real match always fits; a save that lost a slot card
+    does not on the shipped decks (tests/test_state.py). Not seen: a lost scene card (outside
+    the N slots, it leaves no count behind) and, in decks so small that turns run short, a lost
+    actor card whose actor has since changed level."""
+    ix = engine.index
+    played = engine.played
+    if not played and saved.last_turn_end is None:
+        # Nothing shown and no closing recorded: no history to judge (and no card to lose).
+        # Test scenarios build such states at any year (tests/scenario.py engine_at).
+        return
+    slot_cards = [c for c in played if not ix.is_scene[c]]
+    for c in played:
+        if not (ix.playable[c] or ix.is_scene[c]):
+            problems.append(f"played: card '{ix.card_ids[c]}' is never drawn (a draft, §3.1.1)")
+    tail = slot_cards[len(slot_cards) - len(engine.turn_cards):]
+    if tail != engine.turn_cards:
+        problems.append("turn_cards: must be the last slot cards in 'played', in order")
+    shown_attacks = {ix.actor[c] for c in played if ix.is_attack[c]}
+    if {a for a, s in enumerate(engine.attacked) if s} != shown_attacks:
+        problems.append("attacked: must be the actors whose attack card is in 'played' (§3.3.2)")
+    ending = saved.ending
+    if ending is not None and (ending.cards_played != len(played) or ending.year != saved.year):
+        problems.append("ending: cards_played and year must match 'played' and 'year'")
+    if problems:
+        return
+    closed_turns = saved.year - 1
+    if saved.phase == ENDED and ending is not None and ending.reason == "end_of_mandate":
+        closed_turns = YEARS
+    # Which slot cards belong to closed turns: between turns (and after the mandate) turn_cards
+    # still lists the last closed turn's cards; inside a turn they are the open turn's. A match
+    # ended by a meter at 0 may have stopped either inside a turn or at its start.
+    inside = len(slot_cards) - len(engine.turn_cards)  # closed cards if a turn is open
+    if saved.phase in (DRAWING, AWAITING_CHOICE):
+        readings = [inside]
+    elif saved.phase == TURN_START or closed_turns == YEARS:
+        readings = [len(slot_cards)]
+    else:  # ended by a meter at 0
+        readings = [inside, len(slot_cards)] if closed_turns else [inside]
+    open_ok = all(ix.year_min[c] <= saved.year for c in engine.turn_cards)
+    if not open_ok:
+        problems.append("turn_cards: a card shown before its ano_minimo (§3.1.3)")
+        return
+    last = saved.last_turn_end
+    if (last is None) != (closed_turns == 0) or (last is not None and last.year != closed_turns):
+        problems.append(f"last_turn_end: {closed_turns} turn(s) closed, but last_turn_end is "
+                        f"{'missing' if last is None else 'of year ' + str(last.year)}")
+        return
+    between = saved.phase == TURN_START or (saved.phase == ENDED and closed_turns == YEARS)
+    if between and last is not None and last.short:
+        # Between turns the actors' moods are those of the short turn's end, so its actor cards
+        # of the functions then called for are known to have run out too.
+        missing = [ix.card_ids[c] for c in range(len(ix.card_ids))
+                   if ix.playable[c] and ix.actor[c] >= 0 and not engine.is_played[c]
+                   and ix.year_min[c] <= last.year and ix.function[c] ==
+                   ix.level_function[ix.level_of[engine.satisfaction[ix.actor[c]]]]]
+        if missing:
+            problems.append(f"played: turn {last.year} ended short (§5), yet actor card "
+                            f"'{missing[0]}' was eligible and is not in 'played'")
+            return
+    if not any(_fits(ix, slot_cards[:n], closed_turns, last) for n in readings):
+        problems.append(f"played: the {len(slot_cards)} slot cards shown do not fit "
+                        f"{closed_turns} closed turn(s) of N = {ix.n_slots} (a card missing "
+                        f"from 'played', or one shown before its year?)")
+
+
+def _fits(ix, cards: List[int], turns: int, last: Optional[SavedTurnEnd]) -> bool:
+    """Can ``cards`` (in showing order) be the slot cards of ``turns`` closed turns? See
+    ``_check_history``; a small dynamic programme over where each turn ends."""
+    n = ix.n_slots
+    if len(cards) > n * turns:
+        return False
+    must_show = [0] * (YEARS + 1)  # per year: cards of no actor that a short turn has exhausted
+    for c, playable in enumerate(ix.playable):
+        if playable and ix.actor[c] < 0:
+            for year in range(ix.year_min[c], YEARS + 1):
+                must_show[year] += 1
+    shown_by = [[0] * (len(cards) + 1) for _ in range(YEARS + 1)]
+    for year in range(1, YEARS + 1):
+        for i, c in enumerate(cards):
+            counts = ix.actor[c] < 0 and ix.year_min[c] <= year
+            shown_by[year][i + 1] = shown_by[year][i] + counts
+    ends = {0}
+    for year in range(1, turns + 1):
+        following = set()
+        for start in ends:
+            for stop in range(start, min(start + n, len(cards)) + 1):
+                if stop > start and ix.year_min[cards[stop - 1]] > year:
+                    break  # this card cannot be shown this early
+                size = stop - start
+                if size < n and shown_by[year][stop] != must_show[year]:
+                    continue  # a short turn must have run out of eligible cards
+                if year == turns and (stop != len(cards) or
+                                      (last is not None and last.cards != size)):
+                    continue
+                following.add(stop)
+        ends = following
+    return len(cards) in ends if turns else not cards

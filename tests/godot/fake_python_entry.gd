@@ -1,31 +1,12 @@
 extends Node
-# Stand-in for the pythonscript entry (addons/sorteio/python/sorteio_python_bridge.py) in engine
-# tests, as pythonscript cannot be installed on the CI machines. Same interface: request(JSON
-# text) -> JSON text. It relays to the real Python request handler through the socket server, so
-# SorteioNode's in-process path (python_bridge.gd, JSON text both ways) runs against real rules.
-
-const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
+# A broken in-process entry, for what the real pythonscript entry
+# (addons/sorteio/python/sorteio_python_bridge.py) cannot be made to do in a test: answer text
+# that is not JSON. Set as SorteioNode.python_entry by tests/godot/test_broken_entry.gd; being
+# GDScript, it runs with or without pythonscript installed.
 
 var requests := 0
 
-var _socket = null
 
-
-func request(text: String) -> String:
+func request(_text: String) -> String:
 	requests += 1
-	if _socket == null:
-		_socket = SocketBridge.new()
-		var python := OS.get_environment("SORTEIO_PYTHON")
-		_socket.python = python if python != "" else "python3"
-		var port_file := "user://fake_entry_%d.json" % OS.get_process_id()
-		_socket.port_file = ProjectSettings.globalize_path(port_file)
-		_socket.start()
-	var message: Dictionary = JSON.parse(text).result
-	var reply: Dictionary = _socket.request(message["method"], message.get("params", {}))
-	reply["id"] = message["id"]
-	return JSON.print(reply)
-
-
-func _exit_tree() -> void:
-	if _socket != null:
-		_socket.close()
+	return "<html>not JSON</html>"

@@ -49,6 +49,7 @@ func _start(path: String, seeds: int) -> void:
 	print(
 		"EXAMPLE seeds=%d ended=%d catastrophes=%d errors=%s" % [seeds, ended, catastrophes, errors]
 	)
+	print("BRIDGE %s" % sorteio.bridge_kind)
 	var ok := ended == seeds and errors.empty()
 	print("GODOT-TEST %s" % ("passed" if ok else "failed"))
 	quit(0 if ok else 1)

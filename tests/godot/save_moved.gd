@@ -50,6 +50,7 @@ func _run() -> void:
 				sorteio.deck_info.get("source")
 			)
 	_check(errors.empty(), "no error", errors)
+	print("BRIDGE %s" % sorteio.bridge_kind)
 	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 	quit(0 if failures == 0 else 1)
 

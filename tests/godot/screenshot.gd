@@ -1,8 +1,11 @@
 extends SceneTree
 # Renders the demo mid-match and saves a PNG. Needs a display (Xvfb) and godot3-runner; from the
-# repository root (Godot reads -s relative to --path, and a script it cannot find exits 0):
-#   DISPLAY=:99 godot3-runner --path demo_project --video-driver GLES2 --resolution 1280x720 \
-#     -s "$PWD/tests/godot/screenshot.gd" -- --out="$PWD/shot.png" [--seed=N] [--cards=N]
+# repository root, after `make setup` (-s and --out need absolute paths: Godot resolves a relative
+# -s inside the project and exits 0 when it finds nothing):
+#   DISPLAY=:99 SORTEIO_PYTHON="$PWD/.venv/bin/python" godot3-runner --path demo_project \
+#     --video-driver GLES2 --resolution 1280x720 -s "$PWD/tests/godot/screenshot.gd" -- \
+#     --out="$PWD/build/godot/shot.png" --seed=10 --cards=22
+# Prints "BRIDGE <kind>" (the bridge the autoload picked).
 # Autoplay runs until the N-th card is on the table, stops, and the frame is captured.
 # Checks the image is not blank (enough distinct colours); quits 0 when saved and not blank.
 
@@ -26,6 +29,10 @@ func _init() -> void:
 			seed_value = int(arg.substr(7))
 		elif arg.begins_with("--cards="):
 			cards_wanted = int(arg.substr(8))
+	if not out_path.is_abs_path():
+		print("SCREENSHOT FAIL --out=ABSOLUTE_PATH.png is required (got '%s')" % out_path)
+		quit(2)
+		return
 	call_deferred("_start")
 
 
@@ -72,6 +79,7 @@ func _capture() -> void:
 	var saved := image.save_png(out_path)
 	print("SCREENSHOT %s %dx%d colours=%d" % [out_path, size.x, size.y, colours])
 	print("SCREENSHOT meters %s" % JSON.print(root.get_node("Sorteio").meters))
+	print("BRIDGE %s" % root.get_node("Sorteio").bridge_kind)
 	var ok := saved == OK and colours >= MIN_COLOURS and size.x >= 640
 	print("GODOT-TEST %s" % ("passed" if ok else "failed"))
 	quit(0 if ok else 1)

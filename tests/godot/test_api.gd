@@ -1,7 +1,9 @@
 extends SceneTree
-# Engine test of SorteioNode's GDScript API over the socket bridge: save/load mid-turn, errors
-# from Python, accents, a dead server, a server that never comes up, a silent server.
+# Engine test of SorteioNode's GDScript API over the bridge the autoload picked: save/load
+# mid-turn, errors from Python, accents, stop + start in one frame; over the socket bridge also
+# a dead server, a server that never comes up, a silent server.
 #   godot3-server --path demo_project -s tests/godot/test_api.gd
+# Prints "BRIDGE <kind>" (the caller checks it is the bridge it meant to test).
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 
 const DECK := "res://decks/padrao.json"
@@ -24,13 +26,17 @@ func _run() -> void:
 	sorteio.connect("state_loaded", self, "_on_state_loaded")
 	yield(_wait_ready(), "completed")
 	_check(sorteio.is_bridge_ready(), "bridge up", sorteio.bridge_kind)
+	print("BRIDGE %s" % sorteio.bridge_kind)
 	print("SERVER_PID %d" % sorteio.bridge_process_id())
 	_test_save_and_load()
+	_test_load_between_turns()
 	_test_refusals()
 	_test_accents()
-	yield(_test_dead_server(), "completed")
-	yield(_test_never_up(), "completed")
-	yield(_test_silent_server(), "completed")
+	yield(_test_restart_in_one_frame(), "completed")
+	if sorteio.bridge_kind == "socket":  # the server child's failures
+		yield(_test_dead_server(), "completed")
+		yield(_test_never_up(), "completed")
+		yield(_test_silent_server(), "completed")
 	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 	quit(0 if failures == 0 else 1)
 
@@ -107,6 +113,38 @@ func _test_save_and_load() -> void:
 	errors.clear()
 
 
+func _test_load_between_turns() -> void:
+	# README "After load_state, continue by phase": a save made after turn_ended needs
+	# start_turn() first; draw_next_card() there is refused.
+	sorteio.start_match(8, DECK)
+	sorteio.start_turn()
+	var guard := 0
+	while sorteio.phase != "turn_start" and guard < 20:
+		guard += 1
+		if sorteio.phase == "awaiting_choice":
+			sorteio.apply_option(sorteio.current_draw["option_order"][0])
+		else:
+			sorteio.draw_next_card()
+	var saved: Dictionary = JSON.parse(JSON.print(sorteio.save_state())).result
+	var next_year: int = sorteio.year
+	_check(sorteio.load_state(saved), "a save made between turns loads")
+	_check(
+		sorteio.phase == "turn_start" and sorteio.current_draw.empty(),
+		"...in phase turn_start",
+		sorteio.phase
+	)
+	errors.clear()
+	_check(sorteio.draw_next_card().empty(), "...where draw_next_card() is refused")
+	_check(errors.size() == 1 and errors[0][1] == "rule_error", "...with rule_error", errors)
+	errors.clear()
+	_check(
+		sorteio.start_turn() and sorteio.year == next_year and not sorteio.draw_next_card().empty(),
+		"...and start_turn() then draw_next_card() go on",
+		errors
+	)
+	errors.clear()
+
+
 func _test_refusals() -> void:
 	errors.clear()
 	var phase: String = sorteio.phase
@@ -140,6 +178,33 @@ func _test_accents() -> void:
 		if text.ord_at(i) > 127:
 			wide = true
 	_check(wide, "card text keeps its accents", text.left(60))
+
+
+func _test_restart_in_one_frame():
+	# stop_bridge() + start_bridge() without a frame between: the old bridge is gone at once, the
+	# new one keeps its own name (a queue_free()d child left in the tree renamed it @...@2).
+	var kind: String = sorteio.bridge_kind
+	var old_pid: int = sorteio.bridge_process_id()
+	sorteio.stop_bridge()
+	sorteio.start_bridge()
+	var names := []
+	for child in sorteio.get_children():
+		names.append(child.name)
+	var own := names == ([] if kind == "socket" else ["SorteioPython"])
+	_check(own, "stop_bridge() + start_bridge() in one frame: one bridge, its own name", names)
+	yield(_wait_ready(), "completed")
+	_check(sorteio.bridge_kind == kind and sorteio.start_match(5, DECK), "...and it plays", errors)
+	if kind == "socket":
+		_check(old_pid != sorteio.bridge_process_id(), "...with a new server", old_pid)
+		yield(create_timer(0.2), "timeout")
+		_check(not Directory.new().dir_exists("/proc/%d" % old_pid), "...the old one killed")
+	# And with frames between (the old child long freed).
+	sorteio.stop_bridge()
+	yield(self, "idle_frame")
+	yield(self, "idle_frame")
+	sorteio.start_bridge()
+	yield(_wait_ready(), "completed")
+	_check(sorteio.start_match(6, DECK), "stop, frames later start: it plays", errors)
 
 
 func _test_dead_server():
@@ -181,7 +246,9 @@ func _test_never_up():
 			errors.size() == 1
 			and "SORTEIO_PYTHON" in errors[0][0]
 			and "sorteio/python" in errors[0][0]
-		),
+			and "pip install" in errors[0][0]
+			and not "make setup" in errors[0][0]
+		),  # a game programmer never ran it
 		"the failure says how to fix it",
 		errors
 	)

@@ -1,7 +1,9 @@
 extends SceneTree
-# Engine test: the demo's autoplay plays one whole match through the socket bridge, and we check
-# from the engine side what SorteioNode emitted. Run with the demo as the project:
+# Engine test: the demo's autoplay plays one whole match through the bridge the autoload picked
+# (socket, or python where pythonscript is installed), and we check from the engine side what
+# SorteioNode emitted. Run with the demo (or a copy with pythonscript) as the project:
 #   godot3-server --path demo_project -s tests/godot/test_autoplay.gd -- --seed=N
+# Prints "BRIDGE <kind>" (the caller checks it is the bridge it meant to test).
 # Prints one "CHECK ok|FAIL name: detail" line per check and "GODOT-TEST passed|failed";
 # quits 0 when every check passed, 1 otherwise (the caller also fails on any SCRIPT ERROR).
 
@@ -31,10 +33,10 @@ const NEXT := {
 var events := []
 var failures := 0
 var stale_states := 0
+# Sorteio.year when each turn_ended fired (README: already the next year, but after the last).
+var years_at_turn_end := []
 var sorteio: Node = null
 var seed_value := 7
-var bridge_mode := "socket"
-var python_entry := ""
 var started_ms := 0
 var done := false
 
@@ -43,10 +45,6 @@ func _init() -> void:
 	for arg in OS.get_cmdline_args():
 		if arg.begins_with("--seed="):
 			seed_value = int(arg.split("=")[1])
-		elif arg.begins_with("--python-entry="):
-			# In-process path with a stand-in entry script (see fake_python_entry.gd).
-			bridge_mode = "python"
-			python_entry = arg.substr(15)
 	call_deferred("_start")
 
 
@@ -55,10 +53,10 @@ func _start() -> void:
 	for name in SIGNALS:
 		# Connected before the demo: we see every emission, in order, before the demo reacts.
 		sorteio.connect(name, self, "_on_" + name)
-	if bridge_mode == "python":
-		sorteio.bridge_mode = "python"
-		sorteio.python_entry = python_entry
-		sorteio.start_bridge()
+	if sorteio.is_bridge_ready():
+		# The in-process bridge is up as soon as the autoload starts it, before this script ran
+		# (a main scene's _ready would still hear bridge_ready: it comes in the first frame).
+		_on_bridge_ready(sorteio.bridge_kind)
 	var main: Node = load("res://main.tscn").instance()
 	main.autoplay = true
 	main.autoplay_delay = 0.0
@@ -118,6 +116,7 @@ func _on_option_applied(
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, meters: Dictionary) -> void:
+	years_at_turn_end.append([year, sorteio.year, sorteio.phase])
 	_record("turn_ended", [year, cards, short, meters], sorteio.phase in ["turn_start", "ended"])
 
 
@@ -155,14 +154,23 @@ func _check_all(ended: bool) -> void:
 	)
 	_check(not "error_occurred" in names, "no error_occurred", str(_errors()))
 	_check(names.size() > 0 and names[0] == "bridge_ready", "bridge_ready first")
-	_check(sorteio.bridge_kind == bridge_mode, bridge_mode + " bridge", sorteio.bridge_kind)
-	if bridge_mode == "python":
-		var relayed: int = sorteio.get_node("SorteioPython").requests
-		_check(relayed > 28, "requests went through the in-process entry", str(relayed))
+	var kind: String = sorteio.bridge_kind
+	print("BRIDGE %s" % kind)
+	_check(kind in ["socket", "python"], kind + " bridge", kind)
+	if kind == "python":
+		# The only way a python bridge answers: the pythonscript entry on the node's child.
+		var entry = sorteio.get_node_or_null("SorteioPython")
+		var path: String = entry.get_script().resource_path if entry != null else "no child"
+		_check(
+			path == sorteio.python_entry and path.ends_with(".py"),
+			"requests went through the in-process entry",
+			path
+		)
 	_check(names.count("match_started") == 1, "one match_started")
 	_check(names.count("match_ended") == 1 and names[-1] == "match_ended", "match_ended last")
 	_check(stale_states == 0, "node state updated before each signal", str(stale_states))
 	_check_order()
+	_check_year_at_turn_end()
 	_check_turns()
 	_check_cards()
 	_check_ranges()
@@ -192,6 +200,19 @@ func _check_order() -> void:
 			break
 		expect = name
 	_check(bad == "", "signals in order", bad)
+
+
+func _check_year_at_turn_end() -> void:
+	var wrong := []
+	for seen in years_at_turn_end:
+		var expected: int = seen[0] if seen[2] == "ended" else seen[0] + 1
+		if seen[1] != expected:
+			wrong.append(seen)
+	_check(
+		not years_at_turn_end.empty() and wrong.empty(),
+		"Sorteio.year at turn_ended is the next year (the same once ended)",
+		str(wrong)
+	)
 
 
 func _check_turns() -> void:

@@ -58,6 +58,7 @@ func _idle(_delta: float) -> bool:
 
 func _finish() -> void:
 	var ok := ended and errors.empty() and clicks >= 7 and year_clicks >= 1
+	print("BRIDGE %s" % root.get_node("Sorteio").bridge_kind)
 	print("CLICKS options=%d years=%d ended=%s errors=%s" % [clicks, year_clicks, ended, errors])
 	var next: Button = main.get_node("Margin/Columns/CardView/Box/Next")
 	ok = ok and next.visible and next.text == "Nova partida"

@@ -1,14 +1,18 @@
 extends SceneTree
-# Every GDScript and scene of the addon and the demo loads in this Godot (3.2.3 in CI).
+# Every GDScript and scene of the addon and the demo loads in this Godot (3.2.3 in CI), and the
+# Python scripts too where pythonscript is installed.
 #   godot3-server --path demo_project -s tests/godot/test_load_all.gd
 # Prints "CHECK ok|FAIL <path>" per file; quits 0 when all load.
 
 const ROOTS := ["res://addons/sorteio", "res://scenes", "res://"]
 
 var failures := 0
+var extensions := ["gd", "tscn"]
 
 
 func _init() -> void:
+	if "py" in ResourceLoader.get_recognized_extensions_for_type("Script"):
+		extensions.append("py")
 	var files := []
 	for root_dir in ROOTS:
 		_collect(root_dir, files, root_dir == "res://")
@@ -45,7 +49,7 @@ func _collect(dir_path: String, files: Array, top_only: bool) -> void:
 		if dir.current_is_dir():
 			if not top_only:
 				_collect(path, files, false)
-		elif name.get_extension() in ["gd", "tscn"] and not path in files:
+		elif name.get_extension() in extensions and not path in files:
 			files.append(path)
 		name = dir.get_next()
 	dir.list_dir_end()

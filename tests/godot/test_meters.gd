@@ -50,6 +50,7 @@ func _run() -> void:
 		if shown[id][1] != view.level_color(shown[id][0]):
 			wrong.append(id)
 	_check(wrong.empty(), "every bar of the match has its level's color", str(wrong))
+	print("BRIDGE %s" % sorteio.bridge_kind)
 	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 	quit(0 if failures == 0 else 1)
 

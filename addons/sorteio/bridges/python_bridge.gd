@@ -7,6 +7,11 @@ const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
 var last_error := ""
 var entry := ENTRY
 
+# The entry script, kept by SorteioNode from one bridge to the next: with pythonscript 0.50,
+# loading it again after its last node was freed gives a node without `request` (seen in
+# tests/godot/test_api.gd, stop + start).
+var entry_script: Script = null
+
 var _node: Node = null
 var _next_id := 0
 
@@ -21,13 +26,17 @@ func kind() -> String:
 
 
 func start_in(parent: Node) -> bool:
-	var script = load(entry)
-	if script == null:
+	if not ResourceLoader.exists(entry):
+		last_error = "the in-process bridge's script %s is not there" % entry
+		return false
+	if entry_script == null or entry_script.resource_path != entry:
+		entry_script = load(entry)
+	if entry_script == null:
 		last_error = "%s does not load (is pythonscript installed?)" % entry
 		return false
 	_node = Node.new()
 	_node.name = "SorteioPython"
-	_node.set_script(script)
+	_node.set_script(entry_script)
 	parent.add_child(_node)
 	return true
 
@@ -62,7 +71,12 @@ func request(method: String, params: Dictionary) -> Dictionary:
 
 func close() -> void:
 	if _node != null:
-		_node.queue_free()
+		# Out of the tree and freed now: queue_free() frees only at the end of the frame, so a
+		# bridge started again in this frame found the name taken ("@SorteioPython@2"), and at
+		# exit the queued node was never freed. Safe: nothing of the child's is on the stack.
+		if _node.get_parent() != null:
+			_node.get_parent().remove_child(_node)
+		_node.free()
 		_node = null
 
 

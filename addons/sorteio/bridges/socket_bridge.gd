@@ -9,6 +9,8 @@ extends Reference
 const HEADER_SIZE := 4
 const MAX_FRAME := 1048576
 const CODE_DOWN := "bridge_down"
+# A game's own port file is user://PORT_FILE_PREFIX<game pid>.json (see SorteioNode).
+const PORT_FILE_PREFIX := "sorteio_bridge_"
 # sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
 # and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
 const LAUNCHER := (
@@ -145,8 +147,48 @@ func close() -> void:
 	if pid > 0:
 		OS.kill(pid)
 		pid = -1
+	# OS.kill is SIGKILL on Linux: the server cannot remove its port file (with the token).
+	_remove_own_files()
 	if _status != "failed":
 		_status = "closed"
+
+
+static func clear_stale_port_files(dir_path: String, prefix := PORT_FILE_PREFIX) -> int:
+	# Remove the files `prefix<pid>.json*` in dir_path left by games that are no longer running
+	# (a game killed or crashed never removes its own). Keeps those of running games and, where
+	# a process cannot be checked (no /proc), everything. Returns how many were removed.
+	var dir := Directory.new()
+	if not dir.dir_exists("/proc/self") or dir.open(dir_path) != OK:
+		return 0
+	var stale := []
+	dir.list_dir_begin(true, true)
+	var name := dir.get_next()
+	while name != "":
+		if name.begins_with(prefix) and not dir.current_is_dir():
+			var number: String = name.substr(prefix.length()).split(".")[0]
+			if number.is_valid_integer() and not _process_alive(int(number)):
+				stale.append(name)
+		name = dir.get_next()
+	dir.list_dir_end()
+	for stale_name in stale:
+		dir.remove(dir_path.plus_file(stale_name))
+	return stale.size()
+
+
+static func _process_alive(process_id: int) -> bool:
+	# Linux: /proc/<pid>/stat says whether it runs or is a zombie (gone, not yet reaped).
+	if process_id <= 0:
+		return false
+	var file := File.new()
+	var path := "/proc/%d/stat" % process_id
+	if not file.file_exists(path):
+		return false
+	if file.open(path, File.READ) != OK:
+		return true
+	var stat := file.get_line()
+	file.close()
+	var after_name := stat.find_last(")")
+	return after_name < 0 or stat.substr(after_name + 2, 1) != "Z"
 
 
 func _poll_port_file() -> void:
@@ -188,18 +230,21 @@ func _poll_connection() -> void:
 
 
 func _child_alive() -> bool:
-	# Linux: /proc/<pid>/stat says whether the child runs or is a zombie. Elsewhere: assume alive
-	# and let the start-up timeout decide.
-	var file := File.new()
-	var path := "/proc/%d/stat" % pid
-	if not file.file_exists(path):
-		return not Directory.new().dir_exists("/proc/self")
-	if file.open(path, File.READ) != OK:
+	# Elsewhere than Linux (no /proc): assume alive and let the start-up timeout decide.
+	if not Directory.new().dir_exists("/proc/self"):
 		return true
-	var stat := file.get_line()
-	file.close()
-	var after_name := stat.find_last(")")
-	return after_name < 0 or stat.substr(after_name + 2, 1) != "Z"
+	return _process_alive(pid)
+
+
+func _remove_own_files() -> void:
+	# The port file and the launcher's error file of a server this bridge started (never those
+	# of a server it joined).
+	if join_existing or port_file == "":
+		return
+	var dir := Directory.new()
+	for path in [port_file, _error_file()]:
+		if dir.file_exists(path):
+			dir.remove(path)
 
 
 func _read_exactly(count: int, deadline: int):
@@ -250,9 +295,12 @@ func _child_said() -> String:
 
 
 func _fix_hint() -> String:
+	# For a game programmer: what to install and where to point the node (addons README).
 	return (
-		"Is sorteio installed in that Python? Set SORTEIO_PYTHON or the project setting "
-		+ "sorteio/python to the interpreter of the venv where you ran `make setup`"
+		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
+		+ "(python3 -m pip install /path/to/sorteio, see addons/sorteio/README.md, Install); "
+		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
+		+ "python_executable at that interpreter"
 	)
 
 

@@ -106,6 +106,9 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     if out_dir is not None:
         from .report import CsvAppender, require_matplotlib
 
+        if not out_dir.strip():
+            raise click.BadParameter("empty folder name: give the folder for the outputs",
+                                     param_hint="--out")
         require_matplotlib()  # fail before the sweep, not after it
         folder = _output_folder(out_dir)
         appender = CsvAppender(folder / "sweep.csv")
@@ -156,9 +159,6 @@ OUTPUT_FILES = ("sweep.csv", "sweep.json", "report.html")
 def _output_folder(out_dir: str) -> Path:
     """``--out``: create the folder and prove it writable before the sweep starts, so a bad path
     is a one-line error (exit 2), not a traceback after minutes of work."""
-    if not out_dir.strip():
-        raise click.BadParameter("empty folder name: give the folder for the outputs",
-                                 param_hint="--out")
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise SorteioError(f"--out {out_dir}: exists and is not a folder")
@@ -170,6 +170,9 @@ def _output_folder(out_dir: str) -> Path:
     for name in OUTPUT_FILES:
         if (folder / name).is_dir():
             raise SorteioError(f"--out {out_dir}: {name} is a folder, cannot write the file")
+        if (folder / name).exists() and not (folder / name).is_file():
+            raise SorteioError(f"--out {out_dir}: {name} is not a regular file (a pipe, a "
+                               f"device or a socket), cannot write the file")
     try:
         with tempfile.TemporaryFile(dir=str(folder)):
             pass

@@ -106,15 +106,14 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     linked_mask, attack_mask, links = fd.linked, fd.attack, fd.links
     # Bit sets of small groups are built when needed (fast.MaskTable): ``dense[g] or mask_of(..)``.
     mode_dense, mode_cards = fd.mode_mask.dense, fd.mode_mask.cards
-    actor_level_dense = [t.dense for t in actor_level]
-    actor_level_cards = [t.cards for t in actor_level]
+    level_dense, level_cards, n_levels = actor_level.dense, actor_level.cards, fd.n_levels
     mode_of, actor_of, is_attack = ix.mode, ix.actor, ix.is_attack
     n_options, meter_eff, actor_eff = ix.n_options, ix.meter_effects, ix.actor_effects
     actor_rank = fd.actor_rank
     init_meters, init_sat = ix.initial_meters, ix.initial_satisfaction
     init_ok = non_actor  # cards allowed by the actors' starting levels (§3.1.4)
     for a in actor_range:
-        init_ok |= actor_level[a][level_of[init_sat[a]]]
+        init_ok |= actor_level[a * n_levels + level_of[init_sat[a]]]
     bit_len = [n.bit_length() for n in range(fd.n_cards + 2)]
     card_draws, card_mandatory = t.card_draws, t.card_mandatory
     close_sum, close_sq, close_n = t.close_sum, t.close_sq, t.close_n
@@ -380,10 +379,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     sat[a] = v
                     lv = level_of[v]
                     if lv != level_of[old]:
-                        dense, cards = actor_level_dense[a], actor_level_cards[a]
-                        old_lv = level_of[old]
-                        ok = ((ok & ~(dense[old_lv] or mask_of(cards[old_lv])))
-                              | (dense[lv] or mask_of(cards[lv])))
+                        was, now = a * n_levels + level_of[old], a * n_levels + lv
+                        ok = ((ok & ~(level_dense[was] or mask_of(level_cards[was])))
+                              | (level_dense[now] or mask_of(level_cards[now])))
                 if zeroed >= 0:
                     break
             if zeroed >= 0:
