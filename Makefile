@@ -22,7 +22,7 @@ play: setup
 	$(BIN)/sorteio play --seed $(SEED)
 
 lint: setup
-	$(BIN)/ruff check python tests benchmarks
+	$(BIN)/ruff check python tests benchmarks scripts
 	$(BIN)/vermin --no-tips --violations --target=3.8- python/sorteio
 
 godot-deps:
@@ -39,6 +39,12 @@ pythonscript:
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh
+
+# The demo as a player gets it, one folder per bridge under build/export/ (socket: the pack +
+# the frozen sorteio-serve; python: the pack + pythonscript's runtime). Cached; see
+# scripts/export/build_demo.py.
+export: setup godot-deps
+	$(BIN)/python scripts/export/build_demo.py
 
 # The release zip (Asset Library layout: the addon with the sorteio wheel inside, INSTALL.md).
 dist: setup

@@ -57,7 +57,7 @@ if [ -z "${PYTHON:-}" ]; then
 fi
 "$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_editor.py tests/test_dist.py \
   tests/test_bridge_server.py tests/test_bridge_handler.py tests/test_bridge_designer.py \
-  tests/test_bridge_inprocess.py tests/test_godot_layout.py tests/test_pythonscript_install.py
+  tests/test_bridge_inprocess.py tests/test_pythonscript_install.py tests/test_godot_layout.py
 if [ "$update_screenshot" -eq 1 ]; then
   cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
   cp build/godot/shots/start.png build/godot/shots/mid.png build/godot/shots/low.png \

@@ -99,7 +99,7 @@ def test_play_and_turn_print_a_markup_deck_as_text(markup_deck, tmp_path):
     assert MARK in text and "[bold]" in text
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
+@pytest.mark.plots  # --out writes the HTML report
 def test_simulate_prints_and_reports_a_markup_deck_as_text(markup_deck, tmp_path):
     deck = str(markup_deck / "deck.json")
     text = clean(sorteio("simulate", "--deck", deck, "--matches", "20", "--jobs", "1"))

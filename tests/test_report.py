@@ -107,7 +107,7 @@ def test_html_report_of_decks_with_almost_nothing_to_draw(tmp_path, cards, actor
     assert (tmp_path / "r.html").read_text(encoding="utf-8").count("base64,") == 4
 
 
-@pytest.mark.plots  # needs matplotlib (--out writes the HTML report)
+@pytest.mark.plots
 def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
     """Issue 8: the report's plots label meters and modes with the deck's names (with
     accents), and a label with '$' is text, not mathtext."""

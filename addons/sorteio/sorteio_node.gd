@@ -309,9 +309,15 @@ func is_match_over() -> bool:
 
 func _make_socket_bridge():
 	var bridge = SocketBridge.new()
+	# Which server: python_executable, $SORTEIO_PYTHON, the frozen server shipped beside an
+	# exported game, the project setting sorteio/python, then python3 (README "Exported games").
 	bridge.python = python_executable
-	if python_executable == "":
-		bridge.python = _setting_or_env("SORTEIO_PYTHON", SETTING_PYTHON, "python3")
+	if bridge.python == "":
+		bridge.python = OS.get_environment("SORTEIO_PYTHON")
+	if bridge.python == "":
+		bridge.python = _frozen_server_beside_game()
+	if bridge.python == "":
+		bridge.python = _setting_or_env("", SETTING_PYTHON, "python3")
 	if bridge.python.begins_with("res://") or bridge.python.begins_with("user://"):
 		bridge.python = ProjectSettings.globalize_path(bridge.python)
 	var join := bridge_file
@@ -330,8 +336,48 @@ func _make_socket_bridge():
 	return bridge
 
 
+func _frozen_server_beside_game() -> String:
+	# `make export` ships the frozen server (sorteio-serve) beside the game: in the folder of the
+	# executable (an export template) or of the pack run with --main-pack. "" when there is none.
+	var folders := [OS.get_executable_path().get_base_dir()]
+	var pack := _main_pack()
+	if pack != "":
+		folders.append(pack.get_base_dir() if pack.get_base_dir() != "" else ".")
+	var file := File.new()
+	for folder in folders:
+		for name in [SocketBridge.FROZEN_SERVER, SocketBridge.FROZEN_SERVER + ".exe"]:
+			var path: String = folder.plus_file(name)
+			if file.file_exists(path):
+				return path
+	return ""
+
+
+func _main_pack() -> String:
+	# The --main-pack argument: get_cmdline_args() hides Godot's own options, Linux's
+	# /proc/self/cmdline (NUL-separated) does not. "" elsewhere or without one.
+	var file := File.new()
+	if file.open("/proc/self/cmdline", File.READ) != OK:
+		return ""
+	var args := []
+	var arg := PoolByteArray()
+	while true:
+		var byte := file.get_8()
+		if file.eof_reached():
+			break
+		if byte == 0:
+			args.append(arg.get_string_from_utf8())
+			arg = PoolByteArray()
+		else:
+			arg.append(byte)
+	file.close()
+	for at in range(args.size() - 1):
+		if args[at] == "--main-pack":
+			return args[at + 1]
+	return ""
+
+
 func _setting_or_env(env: String, setting: String, fallback: String) -> String:
-	var value := OS.get_environment(env)
+	var value := OS.get_environment(env) if env != "" else ""
 	if value == "" and ProjectSettings.has_setting(setting):
 		value = str(ProjectSettings.get_setting(setting))
 	return value if value != "" else fallback

@@ -52,13 +52,13 @@ def say(console_: Console, *parts) -> None:
 
 
 def error_line(message: str) -> None:
-    """``error: ...`` on stderr, the message as one line of text (``jsonfile.printable``: a
-    control character in a quoted id cannot break the line)."""
+    """``error: ...`` on stderr, the message as one line of text (``jsonfile.printable``: no
+    control character or lone surrogate from a user file reaches the terminal)."""
     say(err, ("error", "red"), ": ", printable(message))
 
 
 def warning_line(message: str) -> None:
-    """``warning: ...`` on stderr, the message as one line of text."""
+    """``warning: ...`` on stderr, the message as one line of text (see ``error_line``)."""
     say(err, ("warning", "yellow"), ": ", printable(message))
 
 

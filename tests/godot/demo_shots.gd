@@ -1,8 +1,8 @@
 extends SceneTree
 # The demo's layout, measured while a match plays itself, and its pictures (issue 8 "Demo
 # layout"). Needs a display (Xvfb) and godot3-runner, run from the repository root:
-#   DISPLAY=:99 godot3-runner --path demo_project --video-driver GLES2 --resolution 1024x600 \
-#     -s "$PWD/tests/godot/demo_shots.gd" -- --seed=N [--out-dir=/abs/dir]
+#   DISPLAY=:99 godot3-runner --path demo_project --video-driver GLES2 --audio-driver Dummy \
+#     --resolution 1024x600 -s "$PWD/tests/godot/demo_shots.gd" -- --seed=N [--out-dir=/abs/dir]
 # After every card, at the match end and on the first card of a second match with a long seed it
 # checks that the card keeps the rect it had on the first card, and that the option buttons of a
 # card sit at one height. With --out-dir it saves start.png (first card), mid.png (card 14),
@@ -26,6 +26,9 @@ var worst_card_shift := 0.0
 var worst_button_gap := 0.0
 var measured := 0
 var shots := {}
+var texts_wrong := []
+var _last_card := {}
+var _last_reason := {}
 var _pending := ""  # what to do once the layout settled: "card", "end" or "long"
 var _frames := -1
 var _second_match := false
@@ -55,8 +58,10 @@ func _start() -> void:
 
 
 # Connected before the demo: pausing autoplay here keeps the card on screen until measured.
-func _on_card_drawn(_card: Dictionary, _slot: int, _reason: Dictionary, _order: Array) -> void:
+func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, _order: Array) -> void:
 	cards += 1
+	_last_card = card
+	_last_reason = reason
 	main.autoplay = false
 	_wait("long" if _second_match else "card")
 
@@ -96,6 +101,7 @@ func _settled(what: String) -> void:
 		_print_rect("first card", card_rect)
 	_measure(what, card_rect)
 	if what == "card":
+		_check_texts()
 		if cards == 1:
 			_shot("start")
 		elif cards == MID_CARD:
@@ -127,6 +133,25 @@ func _measure(what: String, card_rect: Rect2) -> void:
 		ys.append(side.get_child(1).get_global_rect().position.y)
 	if ys.size() > 1:
 		worst_button_gap = max(worst_button_gap, ys.max() - ys.min())
+
+
+# The card says what Python said (reason.texto) and names its mode as the deck does (modos).
+func _check_texts() -> void:
+	var box: Node = _card_view().get_node("Box")
+	var said: String = box.get_node("Reason").text
+	var texto := str(_last_reason.get("texto", ""))
+	var mode_name := ""
+	for mode in sorteio.deck_info.get("modos", []):
+		if mode["id"] == _last_card["modo"]:
+			mode_name = mode["nome"]
+	var ok := (
+		not texto.empty()
+		and said.ends_with(texto.substr(1, texto.length() - 1))
+		and not mode_name.empty()
+		and box.get_node("Mode").text.begins_with(mode_name)
+	)
+	if not ok:
+		texts_wrong.append([said, texto, box.get_node("Mode").text, mode_name])
 
 
 func _resume() -> void:
@@ -167,6 +192,7 @@ func _finish() -> void:
 	_check(measured >= 8, "measured on many cards, the end screen and a long seed")
 	_check(worst_card_shift <= 0.5, "the card keeps its rect", worst_card_shift)
 	_check(worst_button_gap <= 0.5, "option buttons at one height", worst_button_gap)
+	_check(texts_wrong.empty(), "each card shows Python's texto and its mode's name", texts_wrong)
 	_check(
 		reference.end.x <= view.x + 0.5 and reference.end.y <= view.y + 0.5, "card fits the window"
 	)

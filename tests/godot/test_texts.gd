@@ -39,6 +39,15 @@ func _init() -> void:
 	header.call("_on_error_occurred", "gone", "bridge_down")
 	text = header.get_node("Year").text
 	_check(not "Conectando" in text, "no 'Conectando' next to an error", text)
+	# Deck text in the log is text, never BBCode (issue 10: markup in a deck).
+	var log_view = load("res://scenes/draw_log.tscn").instance()
+	root.add_child(log_view)
+	var card := {"titulo": "[b]Título[/b] [color=red]x", "opcoes": [{"texto": "[i]sim[/i]"}]}
+	log_view.call("_on_card_drawn", card, 1, {"texto": "sorteada [u]entre[/u] 2"}, [0])
+	log_view.call("_on_option_applied", "c", 0, {}, {})
+	var shown: String = log_view.call("text")
+	_check("[b]Título[/b] [color=red]x" in shown, "a title's BBCode shows as typed", shown)
+	_check("[i]sim[/i]" in shown and "[u]entre[/u]" in shown, "option and reason too", shown)
 	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 	quit(0 if failures == 0 else 1)
 

@@ -19,6 +19,10 @@ const LAUNCHER := (
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
 
+# The frozen server an exported game ships (scripts/export/sorteio_serve.py): `python` with this
+# file name (+ ".exe") is run with the launcher's arguments, without `-c LAUNCHER`.
+const FROZEN_SERVER := "sorteio-serve"
+
 var python := "python3"
 var port_file := ""
 var join_existing := false
@@ -50,18 +54,21 @@ func start() -> bool:
 		dir.remove(port_file)
 	if dir.file_exists(_error_file()):
 		dir.remove(_error_file())
-	var args := PoolStringArray(
-		[
-			"-c",
-			LAUNCHER,
-			_error_file(),
-			"--port",
-			"0",
-			"--port-file",
-			port_file,
-			"--parent-pid",
-			str(OS.get_process_id()),
-		]
+	var args := PoolStringArray()
+	if not is_frozen_server():
+		args.append_array(PoolStringArray(["-c", LAUNCHER]))
+	args.append_array(
+		PoolStringArray(
+			[
+				_error_file(),
+				"--port",
+				"0",
+				"--port-file",
+				port_file,
+				"--parent-pid",
+				str(OS.get_process_id()),
+			]
+		)
 	)
 	pid = OS.execute(python, args, false)
 	if pid <= 0:
@@ -69,6 +76,10 @@ func start() -> bool:
 		_fail("could not start the Python '%s'. %s" % [python, _fix_hint()])
 		return false
 	return true
+
+
+func is_frozen_server() -> bool:
+	return python.get_file().get_basename() == FROZEN_SERVER
 
 
 func live_pid() -> int:
@@ -296,6 +307,8 @@ func _child_said() -> String:
 
 func _fix_hint() -> String:
 	# For a game programmer: what to install and where to point the node (addons README).
+	if is_frozen_server():
+		return "The frozen server shipped with the game failed; rebuild the export (make export)"
 	return (
 		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
 		+ "(python3 -m pip install /path/to/sorteio, see addons/sorteio/README.md, Install); "

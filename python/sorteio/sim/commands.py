@@ -244,8 +244,8 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
 
 def end_meter_tables(result: SweepResult, console: Console,
                      names: Optional[Names] = None) -> List[Table]:
-    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width, headed by
-    the meters' display names (``names``; ids without it).
+    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width, each meter
+    by its display name (``names``, else its id).
 
     One row per scenario and one column per meter when that fits; otherwise (a deck with many
     meters) one row per meter and one column per scenario, the scenarios split over as many
@@ -257,9 +257,7 @@ def end_meter_tables(result: SweepResult, console: Console,
                                 for m, (mean, sd) in r.meter_stats().items()}
              for r in result.scenarios}
     title = "medidores finais: média±desvio"
-    wide = Table("#", title=title)
-    for m in meters:
-        wide.add_column(Text(label[m]))  # a deck's names are text, never markup
+    wide = Table("#", *(label[m] for m in meters), title=title)
     for index, row in cells.items():
         wide.add_row(str(index), *(row[m] for m in meters))
     width = console.width
@@ -278,7 +276,7 @@ def end_meter_tables(result: SweepResult, console: Console,
         suffix = "" if len(indexes) <= per_table else f" (cenários {part[0]}–{part[-1]})"
         table = Table("medidor", *(f"#{i}" for i in part), title=title + suffix)
         for m in meters:
-            table.add_row(Text(label[m]), *(cells[i][m] for i in part))
+            table.add_row(label[m], *(cells[i][m] for i in part))
         tables.append(table)
     return tables
 

@@ -1,0 +1,37 @@
+"""The frozen ``sorteio serve`` shipped beside an exported game (the PyInstaller entry point).
+
+The Godot node runs it as it runs ``python -c LAUNCHER``: ``sorteio-serve ERROR_FILE --port 0
+--port-file F --parent-pid P``, and the same launcher code (``sorteio.bridge.server.LAUNCHER``)
+runs here, so a start-up error reaches the game the same way. Started by hand, it takes the
+options of ``sorteio serve`` (``sorteio-serve --port-file /tmp/sorteio.json``).
+"""
+
+import os
+import signal
+import sys
+
+from sorteio.bridge import server
+
+
+def _stop_with_the_bootloader() -> None:
+    # A one-file executable runs as two processes: PyInstaller's bootloader (the PID the game
+    # knows and SIGKILLs in stop_bridge) and this Python child. Ask Linux for a SIGTERM when
+    # the bootloader goes, so the server shuts down cleanly (and removes its port file).
+    if not (getattr(sys, "frozen", False) and sys.platform.startswith("linux")):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getppid()
+    libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != parent:  # the bootloader died before the request took effect
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    _stop_with_the_bootloader()
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        exec(server.LAUNCHER)  # from the node: the first argument is the error file
+    else:
+        sys.exit(server.main(sys.argv[1:]))
