@@ -11,7 +11,8 @@ OLDEST_PYDANTIC ?= pydantic==2.10.*
 
 .PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript dist clean
 
-$(BIN)/.installed: pyproject.toml
+# setup.py builds the compiled simulation kernel (sim/_ckernel.c) in place: rebuild when it changes.
+$(BIN)/.installed: pyproject.toml setup.py python/sorteio/sim/_ckernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,report]'
 	touch $@

@@ -11,6 +11,7 @@ gets ``addons/sorteio/`` with the wheel inside. Prints the zip's path. The versi
 """
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -50,6 +51,8 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    .venv/bin/pip install addons/sorteio/wheel/{wheel}
    ```
 
+   The wheel is pure Python (every platform): `sorteio simulate` then uses its Python kernel
+   (same numbers, slower); `pip install` of the source builds the compiled one.
    (Windows: `py -m venv .venv` then `.venv\\Scripts\\pip install addons\\sorteio\\wheel\\{wheel}`.)
 
 4. Point the addon at that interpreter: the project setting `sorteio/python`
@@ -77,9 +80,12 @@ def version() -> str:
 
 
 def build_wheel(target: Path) -> Path:
+    """The pure wheel (``SORTEIO_PURE=1``: no compiled kernel), so one file installs on every
+    platform and Python >= 3.8."""
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "--disable-pip-version-check", "-w", str(target), str(ROOT)], check=True)
-    wheels = sorted(target.glob("sorteio-*.whl"))
+                    "--disable-pip-version-check", "-w", str(target), str(ROOT)], check=True,
+                   env=dict(os.environ, SORTEIO_PURE="1"))
+    wheels = sorted(target.glob("sorteio-*-py3-none-any.whl"))
     if len(wheels) != 1:
         sys.exit(f"dist: expected one sorteio wheel in {target}, found {wheels}")
     return wheels[0]

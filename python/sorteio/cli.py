@@ -27,7 +27,7 @@ from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
-from .state import load_state, save_state
+from .state import save_state
 from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
@@ -183,7 +183,7 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
-    engine = load_state(deck, state)
+    engine = Engine.from_state(deck, state)
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")

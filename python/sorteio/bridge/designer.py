@@ -37,7 +37,6 @@ from ..sim.sweep import (
     parse_param,
     run_chunk,
 )
-from ..state import load_state
 from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
 
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
@@ -170,7 +169,7 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         if isinstance(data, dict) and isinstance(data.get("engine"), dict):
             data = data["engine"]  # the Godot node's wrapper {"format", "deck", "seed", "engine"}
         deck = load_deck(deck_name)
-        engine = load_state(deck, data)
+        engine = Engine.from_state(deck, data)
         if engine.phase == ENDED:
             raise SorteioError(f"{state_path}: the match has already ended")
     else:
