@@ -41,7 +41,8 @@ seed_option = click.option("--seed", default=0, show_default=True, type=click.In
                            help="seed of the draw and of the simulated player's choices")
 policy_option = click.option("--policy", default="random", show_default=True,
                              type=click.Choice(list(POLICIES)),
-                             help="player: random, or protect the weakest meter")
+                             help="simulated player: random; protect the weakest meter; lookahead "
+                                  "(one choice ahead, the worst next card)")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 
 
