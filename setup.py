@@ -7,6 +7,7 @@ pure-Python kernel, with the same results (tests/test_fast.py runs both).
 """
 
 import hashlib
+import os
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -15,8 +16,14 @@ SOURCE = "python/sorteio/sim/_ckernel.c"
 # sim/ckernel.py refuses a build whose id is not its source's: no stale kernel in a checkout.
 SOURCE_ID = int(hashlib.sha256(Path(SOURCE).read_bytes()).hexdigest()[:12], 16)
 
+# SORTEIO_PURE=1 builds without it: the release zip's wheel (make dist) is one py3-none-any wheel
+# for every platform and Python >= 3.8 (the pure-Python kernel: same numbers, slower).
+PURE = os.environ.get("SORTEIO_PURE") == "1"
+
 setup(
-    ext_modules=[
+    ext_modules=[]
+    if PURE
+    else [
         Extension(
             "sorteio.sim._ckernel",
             sources=[SOURCE],
