@@ -140,7 +140,12 @@ def editor_run(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("editor")
     project = make_project(tmp_path)
     state = saved_state(tmp_path)
-    log = run_editor(tmp_path, project, ["--", f"--state={state}"])
+    env = editor_env(tmp_path)
+    # The progress bar is what the simulate test watches: the compiled kernel plays 3,000
+    # matches inside one 60 ms step, the Python kernel spreads them over several editor frames
+    # (same figures either way: tests/test_ckernel.py).
+    env["SORTEIO_KERNEL"] = "python"
+    log = run_editor(tmp_path, project, ["--", f"--state={state}"], env=env)
     return {"tmp": tmp_path, "project": project, "state": state, "log": log,
             "panel": panel_lines(log)}
 
