@@ -103,6 +103,25 @@ def test_meters_lowest_value_first_ties_by_gdd_01_order():
     assert obligations(engine) == [("meter", "saude"), ("meter", "caixa"), ("meter", "dignidade")]
 
 
+def test_actor_ties_break_by_lowest_id_not_by_the_order_the_deck_lists_them():
+    # §3.3.2 "empate pelo menor id": the deck lists sindicatos first, yet banqueiros (lower id)
+    # comes first at equal satisfaction.
+    deck = build([*attack_cards(), *fillers(10)],
+                 actors=["sindicatos", "latifundiarios", "banqueiros"])
+    engine = engine_at(deck, moods={"sindicatos": 12, "latifundiarios": 12, "banqueiros": 12})
+    assert obligations(engine) == [("actor", "banqueiros"), ("actor", "latifundiarios"),
+                                   ("actor", "sindicatos")]
+
+
+def test_meter_ties_break_by_gdd_01_table_order_not_by_id():
+    # §3.3.3 "empate pela ordem da tabela do GDD 01": saude precedes educacao in the table,
+    # though "educacao" < "saude" as text.
+    meters = ["saude", "educacao"]
+    deck = build([card(m, f"m-{m}", up=[m], down=()) for m in meters] + fillers(10))
+    engine = engine_at(deck, meters={"educacao": 25, "saude": 25})
+    assert obligations(engine) == [("meter", "saude"), ("meter", "educacao")]
+
+
 def test_emergency_count_reduces_room_for_actor_and_meter():
     deck = build([card(m, f"m-{m}", up=[m]) for m in ["caixa", "dignidade", "saude"]]
                  + attack_cards() + fillers(10))
@@ -290,6 +309,57 @@ def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw(
                                          "card_id": "sindicatos-ataque", "merged": []}
 
 
+def _lapsed_attack_then_caixa(seed, **params):
+    """Turn start with [attack of banqueiros, meter caixa -> 'cx' (mode 'mx')]; then banqueiros
+    calms down before its card is shown (§5 "Obrigatória deixa de ser elegível"), so the first
+    slot goes to the random draw while the caixa obligation is still to come."""
+    deck = build([*attack_cards(["banqueiros"]), card("cx", "mx", up=["caixa"], down=()),
+                  *(card(f"g{i}", "mx", down=()) for i in range(10)), *fillers(3)], **params)
+    engine = engine_at(deck, meters={"caixa": 20}, moods={"banqueiros": FURIOUS}, seed=seed)
+    assert [(o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("banqueiros", "banqueiros-ataque"), ("caixa", "cx")]
+    engine.satisfaction[engine.index.actor_index["banqueiros"]] = NEUTRAL
+    return engine
+
+
+def test_random_slot_counts_the_modes_of_mandatory_cards_still_to_come():
+    # §3.4 "cujo modo ainda não apareceu no turno (contando as obrigatórias)": the caixa card of
+    # mode 'mx' is still to come, so the ten 'g' cards of that same mode are not of a new mode.
+    for seed in range(40):
+        engine = _lapsed_attack_then_caixa(seed)
+        first = engine.draw()
+        assert first.reason["kind"] == "random" and first.reason["replaces"]["target"] == (
+            "banqueiros")
+        assert first.card["modo"] != "mx" and first.reason["candidates"] == 3
+        engine.choose(1)
+        assert engine.draw().card_id == "cx"
+
+
+def test_random_slot_never_takes_a_card_reserved_for_a_later_obligation():
+    # README "Rule decisions" 6: with two cards allowed per mode, 'cx' is of a new enough mode,
+    # but it is reserved for the caixa obligation, so the random slot never takes it.
+    for seed in range(40):
+        engine = _lapsed_attack_then_caixa(seed, limite_por_modo=2)
+        first = engine.draw()
+        assert first.reason["kind"] == "random" and first.card_id != "cx"
+        engine.choose(1)
+        second = engine.draw()
+        assert second.card_id == "cx" and second.reason["kind"] == "mandatory"
+
+
+def test_obligation_with_nothing_to_replace_it_does_not_stop_the_later_ones():
+    # §5 "Nenhuma carta ligada elegível": the emergency has no card and the random draw has none
+    # either (the only card is reserved), yet the caixa obligation after it is still served.
+    deck = build([card("cx", "mx", up=["caixa"], down=())])
+    engine = engine_at(deck, year=2, meters={"dignidade": 40, "caixa": 20},
+                       closing={"dignidade": 5})
+    assert [(o.kind, o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("emergency", "dignidade", None), ("meter", "caixa", "cx")]
+    draws = play_turn(engine)
+    assert [(d.card_id, d.reason["kind"]) for d in draws] == [("cx", "mandatory")]
+    assert engine.last_turn_end.cards == 1 and engine.last_turn_end.short
+
+
 def test_fewer_eligible_cards_than_slots_ends_the_turn_short_and_closes_normally():
     deck = build(fillers(4) + fillers(3, prefix="late", ano=2))
     engine = engine_at(deck)
@@ -341,6 +411,33 @@ def test_meter_at_zero_stops_the_draw_at_once():
     assert engine.ending.reason == CATASTROPHE and engine.ending.zeroed == "caixa"
     with pytest.raises(EngineError):
         engine.draw()
+
+
+def test_meter_emptied_by_an_event_before_the_draw_ends_the_match_at_turn_start():
+    # §5 "Fim imediato (medidor em 0): o sorteio para" with events before the draw (§1, GDD 08;
+    # README "Rule decisions" 8): no card of that turn is shown.
+    deck = build(fillers(20))
+    engine = engine_at(deck, year=2, meters={"saude": 0})
+    turn = engine.start_turn()
+    assert turn.mandatory == [] and engine.phase == ENDED
+    assert engine.ending.reason == CATASTROPHE and engine.ending.zeroed == "saude"
+    assert engine.ending.year == 2 and engine.played == []
+    with pytest.raises(EngineError):
+        engine.draw()
+
+
+def test_year_4_closing_leaves_no_emergency_even_those_that_did_not_fit():
+    # §5 "Fim do Ano 4 com medidor ≤ 10: Sem emergência: o mandato acabou", with Em > 7 in year
+    # 4: the emergency beyond N is not carried anywhere, not even in the saved match.
+    from sorteio.synthetic import METERS
+
+    deck = build([card(f"e-{m}", f"m-{m}", up=[m], down=()) for m in METERS] + fillers(20))
+    engine = engine_at(deck, year=4, meters={m: 40 for m in METERS},
+                       closing={m: 5 for m in METERS})
+    assert len(engine.start_turn().mandatory) == 8
+    assert len(play_turn(engine)) == 7
+    assert engine.phase == ENDED and engine.ending.reason == "end_of_mandate"
+    assert engine.carried == [] and engine.to_state()["carried"] == []
 
 
 def test_wrong_calls_raise_clear_errors_and_change_nothing():
