@@ -131,6 +131,16 @@ def test_emergency_count_reduces_room_for_actor_and_meter():
     assert [k for k, _ in obligations(engine)] == ["emergency"] * 3  # Em >= T: none else
 
 
+def test_a_zero_effect_does_not_link_a_card_to_the_meter():
+    # §3.2 "alguma opção tem efeito positivo em M": 0 is not positive.
+    zero = card("zero", "m1", down=())
+    zero["opcoes"][0]["efeitos"] = {"caixa": 0}
+    deck = build([zero, *fillers(10)])
+    engine = engine_at(deck, meters={"caixa": 20})
+    assert [(o.kind, o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("meter", "caixa", None)]
+
+
 def test_linked_card_is_drawn_with_equal_weight_among_eligible_linked_cards():
     deck = build([card(f"cx{i}", f"m{i}", up=["caixa"], down=()) for i in range(4)]
                  + fillers(10))
@@ -164,6 +174,24 @@ def test_more_emergencies_than_slots_fill_the_turn_and_open_the_next():
     first = engine.draw()
     assert first.reason == {"kind": "mandatory", "obligation": "emergency",
                             "target": "governabilidade"}
+
+
+def test_carried_emergency_whose_meter_closes_low_again_is_listed_once():
+    # §5 "Em > 7 ... as restantes são as primeiras do turno seguinte" and §3.3.1 "ainda não teve
+    # emergência": governabilidade did not fit in year 2 and closes year 2 at 5 again; it is one
+    # emergency in year 3, not two (nor one merged into itself); its meter < 30 is served by it.
+    from sorteio.synthetic import METERS
+
+    deck = build([card(f"e-{m}", f"m-{m}", up=[m], down=()) for m in METERS] + fillers(20))
+    engine = engine_at(deck, year=2, meters={m: 40 for m in METERS},
+                       closing={m: 5 for m in METERS})
+    engine.start_turn()
+    play_turn(engine, close=False)
+    engine.meters[engine.index.meter_index["governabilidade"]] = 5
+    engine.draw()  # closes year 2: governabilidade carried, and at 5 again
+    turn = engine.start_turn()
+    assert [(o.kind, o.target, o.merged) for o in turn.mandatory] == [
+        ("emergency", "governabilidade", (("meter", "governabilidade"),))]
 
 
 def test_no_eligible_linked_card_slot_goes_to_random_and_emergency_is_not_spent():
