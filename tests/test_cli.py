@@ -291,3 +291,17 @@ def test_a_full_disk_on_save_keeps_the_previous_save(tmp_path):
     assert "No space left on device; nothing was saved" in proc.stderr
     assert state.read_text(encoding="utf-8") == '{"old": "save"}'
     assert os.listdir(tmp_path) == ["s.json"]
+
+
+def test_turn_help_says_the_seed_drives_only_the_simulated_player(tmp_path):
+    # Found by qacli: `turn --help` said --seed is the "seed of the draw", but the preview draws
+    # from the saved RNG state (README "sorteio turn"); a designer would re-seed in vain.
+    state = tmp_path / "s.json"
+    sorteio("play", "--seed", "3", "--stop-after", "9", "--save", str(state))
+    firsts = {next(line for line in sorteio("turn", "--state", str(state), "--seed",
+                                           str(seed)).stdout.splitlines() if line[:1].isdigit())
+              for seed in (0, 1, 99)}
+    assert len(firsts) == 1  # the seed does not change what is drawn next
+    help_text = " ".join(sorteio("turn", "--help").stdout.split())
+    assert "seed of the draw" not in help_text
+    assert "seed of the simulated player's choices" in help_text

@@ -48,6 +48,11 @@ policy_option = click.option("--policy", default="random", show_default=True,
                              type=click.Choice(list(POLICIES)),
                              help="player: random, or protect the weakest meter")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+# `turn` draws from the saved RNG state: its seed only drives the simulated player.
+player_seed_option = click.option("--seed", default=0, show_default=True,
+                                  type=click.IntRange(min=0),
+                                  help="seed of the simulated player's choices (the draw "
+                                       "continues from the saved RNG state)")
 
 
 def _load(deck_path: Optional[str]) -> Deck:
@@ -171,7 +176,7 @@ def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
 @deck_option
 @click.option("--state", "state_path", required=True, metavar="STATE.json",
               help="a match saved by `play --save` or by the Godot node (Sorteio.save_state)")
-@seed_option
+@player_seed_option
 @policy_option
 @json_option
 def turn(deck_path, state_path, seed, policy, as_json) -> None:
