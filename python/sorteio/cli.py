@@ -20,9 +20,9 @@ from rich.text import Text
 from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
-from .errors import SorteioError
+from .errors import SorteioError, StateError
 from .jsonfile import loads, printable, read_text
-from .loader import BUILTIN_DECKS, load_deck
+from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, out
 from .sim.commands import err as sim_err
@@ -85,6 +85,18 @@ def _writable(path: Optional[str]) -> None:
                            f"file name for --save")
 
 
+def _not_a_deck(path: Optional[str], deck_path: Optional[str]) -> None:
+    """Refuse a ``--save`` target that is the deck being played or a built-in deck: the save
+    would overwrite it (a typo must not cost the designer the deck)."""
+    if path is None or not Path(path).is_file():
+        return
+    for deck in {resolve_deck_path(deck_path), *BUILTIN_DECKS.values()}:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, deck):
+                raise SorteioError(f"{path}: is the deck {deck}; give another file for --save "
+                                   f"(the save would overwrite the deck)")
+
+
 def _save(engine: Engine, path: str) -> None:
     """Write beside the file and rename over it: a full disk never leaves half a save, nor
     destroys the previous one."""
@@ -137,6 +149,7 @@ def cli() -> None:
 def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     """Play one whole match card by card: year, slot, card, why it came, option, meters."""
     _writable(save_path)
+    _not_a_deck(save_path, deck_path)
     deck = _load(deck_path)
     printer = Printer(as_json)
     engine = Engine(deck, seed)
@@ -192,7 +205,11 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
-    engine = load_state(deck, state)
+    try:
+        engine = load_state(deck, state)
+    except StateError as exc:  # name the file on every line, as deck errors do
+        raise SorteioError("\n".join(f"{state_path}: {line}" for line in str(exc).splitlines())
+                           ) from None
     printer = Printer(as_json)
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")

@@ -140,6 +140,10 @@ def load_state(deck: Deck, data: object) -> Engine:
     another deck, or a state no match can reach (a meter at 0 outside phase ``ended``, more slot
     cards than N, a card shown twice...).
     """
+    if (isinstance(data, dict) and "format" not in data
+            and {"medidores", "cartas"} & set(data)):
+        raise StateError("saved match: this is a deck, not a saved match (give the deck with "
+                         "--deck and a file written by `play --save` or Sorteio.save_state)")
     try:
         saved = SavedMatch.model_validate(data)
     except ValidationError as exc:
