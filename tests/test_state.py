@@ -76,6 +76,10 @@ def test_loading_a_state_saved_with_another_deck_is_refused():
     (lambda s: s.update(phase="dancing"), "phase"),
     (lambda s: s.update(rng=[1, 2, 3]), "rng"),
     (lambda s: s.update(rng=[2**40] * 625), "RNG state"),
+    # found by qacli: an all-zero Mersenne Twister state loaded and then drew 0 forever (the
+    # first candidate every time, no option ever swapped sides)
+    (lambda s: s.update(rng=[0] * 625), "degenerate"),
+    (lambda s: s.update(rng=[0x7FFFFFFF] + [0] * 623 + [624]), "degenerate"),
     (lambda s: s.update(played=["no-such-card"]), "unknown card 'no-such-card'"),
     (lambda s: s["meters"].update(caixa=150), "0-100"),
     (lambda s: s.pop("meters"), "meters"),
