@@ -81,6 +81,34 @@ def test_furious_boundary_19_vs_20(mood, furious):
 
 # -- §3.3 order -----------------------------------------------------------------------------
 
+def test_furious_actor_whose_attack_card_is_out_is_not_mandatory_again():
+    # §3.3.2 "para cada ator Furioso cuja carta de ataque não saiu": banqueiros stays Furious
+    # after its attack came in year 1, so year 2 has no actor obligation, although a second
+    # attack card of banqueiros is still in the deck (README "Rule decisions" 7).
+    deck = build([*attack_cards(["banqueiros"]),
+                  card("banqueiros-ataque-2", "ataque2", tipo="ator", ator="banqueiros",
+                       funcao="ataque"), *fillers(20)])
+    engine = engine_at(deck, moods={"banqueiros": FURIOUS})
+    assert obligations(engine) == [("actor", "banqueiros")]
+    play_turn(engine)
+    assert engine.satisfaction[engine.index.actor_index["banqueiros"]] == FURIOUS
+    assert obligations(engine) == []
+
+
+@pytest.mark.parametrize("mood, function", [(0, "ataque"), (19, "ataque"), (20, "pressao"),
+                                            (39, "pressao"), (40, "exigencia"),
+                                            (60, "exigencia"), (61, "apoio"), (80, "apoio"),
+                                            (81, "favor"), (100, "favor")])
+def test_actor_card_eligible_only_for_the_level_at_every_band_edge(mood, function):
+    # §3.1.4 "função igual ao nível atual do ator" (GDD 07 §3.2 bands, both ends inclusive).
+    functions = ["ataque", "pressao", "exigencia", "apoio", "favor"]
+    deck = build([card(f"bq-{f}", f"bq{f}", tipo="ator", ator="banqueiros", funcao=f)
+                  for f in functions] + fillers(3))
+    engine = engine_at(deck, moods={"banqueiros": mood})
+    eligible = {engine.index.card_ids[c] for c in engine.eligible_cards()}
+    assert {f"bq-{f}" for f in functions} & eligible == {f"bq-{function}"}
+
+
 def test_emergencies_follow_gdd_01_order_and_ignore_the_cap():
     meters = ["caixa", "dignidade", "saude", "educacao"]
     deck = build([card(m, f"m-{m}", up=[m]) for m in meters] + fillers(10))
@@ -139,6 +167,15 @@ def test_a_zero_effect_does_not_link_a_card_to_the_meter():
     engine = engine_at(deck, meters={"caixa": 20})
     assert [(o.kind, o.target, o.card_id) for o in engine.start_turn().mandatory] == [
         ("meter", "caixa", None)]
+
+
+def test_a_card_is_linked_by_any_of_its_options_not_only_the_first():
+    # §3.2 "alguma opção tem efeito positivo em M".
+    second = card("second", "m1", down=())
+    second["opcoes"][1]["efeitos"] = {"caixa": 4}
+    deck = build([second, *fillers(10)])
+    engine = engine_at(deck, meters={"caixa": 20})
+    assert [(o.target, o.card_id) for o in engine.start_turn().mandatory] == [("caixa", "second")]
 
 
 def test_linked_card_is_drawn_with_equal_weight_among_eligible_linked_cards():
@@ -422,6 +459,25 @@ def test_impeachment_scene_cards_are_extra_and_the_turn_continues():
     engine.start_turn()
     with pytest.raises(EngineError, match="already shown"):
         engine.show_scene_card("imp")
+
+
+def test_modes_seen_are_those_of_this_turn_without_scene_cards():
+    # §3.4 "cujo modo ainda não apareceu no turno": a mode seen in an earlier turn, or only on an
+    # impeachment-scene card (outside the N slots, §3.5), is still new (README decision 6).
+    deck = build([card("imp", "fmodo00", tipo="impeachment"), *fillers(7)])
+    engine = engine_at(deck)
+    engine.start_turn()
+    engine.show_scene_card("imp")
+    engine.choose(1)
+    draws = play_turn(engine)
+    assert len(draws) == 7 and not any(d.reason["mode_relaxed"] for d in draws)
+    deck = build(fillers(14, modes=7))  # 7 modes, 2 cards each: two turns of 7 new modes
+    engine = engine_at(deck)
+    for _ in range(2):
+        engine.start_turn()
+        draws = play_turn(engine)
+        assert len({d.card["modo"] for d in draws}) == 7
+        assert not any(d.reason["mode_relaxed"] for d in draws)
 
 
 def test_meter_at_zero_stops_the_draw_at_once():
