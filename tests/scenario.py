@@ -41,14 +41,16 @@ def attack_cards(actors: Iterable[str] = ACTORS, up: Iterable[str] = ()) -> List
             for a in actors]
 
 
-def build(cards: List[dict], initial: Optional[Dict[str, int]] = None, **params: int) -> Deck:
-    """A deck with the 8 GDD meters (GDD 01 order), the standard levels, ``ACTORS``."""
+def build(cards: List[dict], initial: Optional[Dict[str, int]] = None,
+          actors: Iterable[str] = ACTORS, **params: int) -> Deck:
+    """A deck with the 8 GDD meters (GDD 01 order), the standard levels and ``actors`` (declared
+    in that order; default ``ACTORS``)."""
     initial = initial or {}
     return Deck.model_validate({
         "parametros": params,
         "medidores": [{"id": m, "nome": m, "inicial": initial.get(m, 50)} for m in METERS],
         "niveis": LEVELS,
-        "atores": [{"id": a, "nome": a} for a in ACTORS],
+        "atores": [{"id": a, "nome": a} for a in actors],
         "cartas": cards,
     })
 

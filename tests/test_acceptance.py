@@ -59,6 +59,7 @@ def test_CA_02_every_turn_has_exactly_7_cards_with_the_full_deck(padrao):
         closed += len(rec.turn_sizes)
         if end.reason == END_OF_MANDATE:
             assert len(rec.cards) == 28
+            assert not end.short  # §5 "Partida curta" is only a mandate that ran out of cards
     assert closed >= 600  # most matches run all 4 turns: the check is not vacuous
 
 

@@ -292,3 +292,61 @@ def test_a_full_disk_on_save_keeps_the_previous_save(tmp_path):
     assert "No space left on device; nothing was saved" in proc.stderr
     assert state.read_text(encoding="utf-8") == '{"old": "save"}'
     assert os.listdir(tmp_path) == ["s.json"]
+
+
+def test_turn_help_says_the_seed_drives_only_the_simulated_player(tmp_path):
+    # Found by qacli: `turn --help` said --seed is the "seed of the draw", but the preview draws
+    # from the saved RNG state (README "sorteio turn"); a designer would re-seed in vain.
+    state = tmp_path / "s.json"
+    sorteio("play", "--seed", "3", "--stop-after", "9", "--save", str(state))
+    firsts = {next(line for line in sorteio("turn", "--state", str(state), "--seed",
+                                           str(seed)).stdout.splitlines() if line[:1].isdigit())
+              for seed in (0, 1, 99)}
+    assert len(firsts) == 1  # the seed does not change what is drawn next
+    help_text = " ".join(sorteio("turn", "--help").stdout.split())
+    assert "seed of the draw" not in help_text
+    assert "seed of the simulated player's choices" in help_text
+
+
+def test_save_onto_the_deck_file_is_refused_and_the_deck_kept(tmp_path):
+    # Found by qacli: `play --deck mine.json --save mine.json` overwrote the deck with the save
+    # ("nothing is lost" on bad input). The shipped decks are protected the same way.
+    from sorteio.loader import BUILTIN_DECKS
+
+    deck = tmp_path / "mine.json"
+    deck.write_bytes(BUILTIN_DECKS["padrao"].read_bytes())
+    before = deck.read_bytes()
+    for save in (str(deck), str(tmp_path / "." / "mine.json")):
+        proc = sorteio("play", "--deck", str(deck), "--stop-after", "3", "--save", save,
+                       check_code=2)
+        assert "is the deck" in proc.stderr and proc.stdout == ""
+    proc = sorteio("play", "--deck", "curto", "--stop-after", "3", "--save",
+                   str(BUILTIN_DECKS["padrao"]), check_code=2)
+    assert "is the deck" in proc.stderr
+    assert deck.read_bytes() == before
+
+
+def test_a_save_given_as_deck_and_a_deck_given_as_save_say_so_in_one_line(tmp_path):
+    # Found by qacli: each mix-up printed ~20 rows of "Field required" / "Extra inputs".
+    state = tmp_path / "s.json"
+    sorteio("play", "--stop-after", "3", "--save", str(state))
+    for args in (["validate", str(state)], ["play", "--deck", str(state)]):
+        proc = sorteio(*args, check_code=2)
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "saved match" in proc.stderr and "turn --state" in proc.stderr
+    from sorteio.loader import BUILTIN_DECKS
+
+    proc = sorteio("turn", "--state", str(BUILTIN_DECKS["padrao"]), check_code=2)
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "a deck, not a saved match" in proc.stderr
+
+
+def test_turn_errors_name_the_state_file_on_every_line(tmp_path):
+    # Found by qacli: state errors said only "saved match: ..." while deck errors name the file.
+    state = tmp_path / "s.json"
+    sorteio("play", "--stop-after", "3", "--save", str(state))
+    data = json.loads(state.read_text(encoding="utf-8"))
+    data.update(year=9, slot=99)
+    state.write_text(json.dumps(data), encoding="utf-8")
+    lines = sorteio("turn", "--state", str(state), check_code=2).stderr.strip().splitlines()
+    assert len(lines) == 2 and all(f"{state}: saved match: " in line for line in lines)

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from sorteio.checks import deck_warnings
-from sorteio.deck import RANGES, Issue
+from sorteio.deck import RANGES, Deck, Issue
 from sorteio.jsonfile import MAX_FILE_BYTES
 from sorteio.loader import BUILTIN_DECKS, DeckError, load_deck, parse_deck
 from sorteio.synthetic import synthetic_deck
@@ -472,3 +472,23 @@ def test_a_number_too_long_for_int_in_a_card_names_card_field_and_range(tmp_path
     assert issue.message.endswith("; efeitos must be -100 to 100 (an effect moves a meter that "
                                   "lives on 0-100, so a change beyond 100 either way can only "
                                   "be a mistake)")
+
+
+def test_a_deck_may_name_its_json_schema_for_editors(tmp_path, base):
+    # Found by qacli: `sorteio schema` is "for editors that validate while you type", but a deck
+    # carrying the usual "$schema" key (how VS Code and others attach a schema to a file) was
+    # refused as an unknown field. The key is accepted, shown in the schema, and changes neither
+    # the deck nor its fingerprint (saves of the same deck still load).
+    from sorteio.compiled import deck_fingerprint
+
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps({"$schema": "./deck.schema.json", **base}), encoding="utf-8")
+    with_key = load_deck(str(path))
+    path.write_text(json.dumps(base), encoding="utf-8")
+    assert deck_fingerprint(with_key) == deck_fingerprint(load_deck(str(path)))
+    assert "$schema" not in with_key.model_dump(mode="json")
+    schema = Deck.model_json_schema()
+    assert {"type": "string"} in schema["properties"]["$schema"]["anyOf"]
+    path.write_text(json.dumps({"$schema": 3, **base}), encoding="utf-8")
+    with pytest.raises(DeckError, match=r"\$schema"):
+        load_deck(str(path))

@@ -81,6 +81,34 @@ def test_furious_boundary_19_vs_20(mood, furious):
 
 # -- §3.3 order -----------------------------------------------------------------------------
 
+def test_furious_actor_whose_attack_card_is_out_is_not_mandatory_again():
+    # §3.3.2 "para cada ator Furioso cuja carta de ataque não saiu": banqueiros stays Furious
+    # after its attack came in year 1, so year 2 has no actor obligation, although a second
+    # attack card of banqueiros is still in the deck (README "Rule decisions" 7).
+    deck = build([*attack_cards(["banqueiros"]),
+                  card("banqueiros-ataque-2", "ataque2", tipo="ator", ator="banqueiros",
+                       funcao="ataque"), *fillers(20)])
+    engine = engine_at(deck, moods={"banqueiros": FURIOUS})
+    assert obligations(engine) == [("actor", "banqueiros")]
+    play_turn(engine)
+    assert engine.satisfaction[engine.index.actor_index["banqueiros"]] == FURIOUS
+    assert obligations(engine) == []
+
+
+@pytest.mark.parametrize("mood, function", [(0, "ataque"), (19, "ataque"), (20, "pressao"),
+                                            (39, "pressao"), (40, "exigencia"),
+                                            (60, "exigencia"), (61, "apoio"), (80, "apoio"),
+                                            (81, "favor"), (100, "favor")])
+def test_actor_card_eligible_only_for_the_level_at_every_band_edge(mood, function):
+    # §3.1.4 "função igual ao nível atual do ator" (GDD 07 §3.2 bands, both ends inclusive).
+    functions = ["ataque", "pressao", "exigencia", "apoio", "favor"]
+    deck = build([card(f"bq-{f}", f"bq{f}", tipo="ator", ator="banqueiros", funcao=f)
+                  for f in functions] + fillers(3))
+    engine = engine_at(deck, moods={"banqueiros": mood})
+    eligible = {engine.index.card_ids[c] for c in engine.eligible_cards()}
+    assert {f"bq-{f}" for f in functions} & eligible == {f"bq-{function}"}
+
+
 def test_emergencies_follow_gdd_01_order_and_ignore_the_cap():
     meters = ["caixa", "dignidade", "saude", "educacao"]
     deck = build([card(m, f"m-{m}", up=[m]) for m in meters] + fillers(10))
@@ -103,6 +131,25 @@ def test_meters_lowest_value_first_ties_by_gdd_01_order():
     assert obligations(engine) == [("meter", "saude"), ("meter", "caixa"), ("meter", "dignidade")]
 
 
+def test_actor_ties_break_by_lowest_id_not_by_the_order_the_deck_lists_them():
+    # §3.3.2 "empate pelo menor id": the deck lists sindicatos first, yet banqueiros (lower id)
+    # comes first at equal satisfaction.
+    deck = build([*attack_cards(), *fillers(10)],
+                 actors=["sindicatos", "latifundiarios", "banqueiros"])
+    engine = engine_at(deck, moods={"sindicatos": 12, "latifundiarios": 12, "banqueiros": 12})
+    assert obligations(engine) == [("actor", "banqueiros"), ("actor", "latifundiarios"),
+                                   ("actor", "sindicatos")]
+
+
+def test_meter_ties_break_by_gdd_01_table_order_not_by_id():
+    # §3.3.3 "empate pela ordem da tabela do GDD 01": saude precedes educacao in the table,
+    # though "educacao" < "saude" as text.
+    meters = ["saude", "educacao"]
+    deck = build([card(m, f"m-{m}", up=[m], down=()) for m in meters] + fillers(10))
+    engine = engine_at(deck, meters={"educacao": 25, "saude": 25})
+    assert obligations(engine) == [("meter", "saude"), ("meter", "educacao")]
+
+
 def test_emergency_count_reduces_room_for_actor_and_meter():
     deck = build([card(m, f"m-{m}", up=[m]) for m in ["caixa", "dignidade", "saude"]]
                  + attack_cards() + fillers(10))
@@ -110,6 +157,25 @@ def test_emergency_count_reduces_room_for_actor_and_meter():
                        closing={"caixa": 5, "dignidade": 5, "saude": 5},
                        moods={"banqueiros": FURIOUS})
     assert [k for k, _ in obligations(engine)] == ["emergency"] * 3  # Em >= T: none else
+
+
+def test_a_zero_effect_does_not_link_a_card_to_the_meter():
+    # §3.2 "alguma opção tem efeito positivo em M": 0 is not positive.
+    zero = card("zero", "m1", down=())
+    zero["opcoes"][0]["efeitos"] = {"caixa": 0}
+    deck = build([zero, *fillers(10)])
+    engine = engine_at(deck, meters={"caixa": 20})
+    assert [(o.kind, o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("meter", "caixa", None)]
+
+
+def test_a_card_is_linked_by_any_of_its_options_not_only_the_first():
+    # §3.2 "alguma opção tem efeito positivo em M".
+    second = card("second", "m1", down=())
+    second["opcoes"][1]["efeitos"] = {"caixa": 4}
+    deck = build([second, *fillers(10)])
+    engine = engine_at(deck, meters={"caixa": 20})
+    assert [(o.target, o.card_id) for o in engine.start_turn().mandatory] == [("caixa", "second")]
 
 
 def test_linked_card_is_drawn_with_equal_weight_among_eligible_linked_cards():
@@ -145,6 +211,24 @@ def test_more_emergencies_than_slots_fill_the_turn_and_open_the_next():
     first = engine.draw()
     assert first.reason == {"kind": "mandatory", "obligation": "emergency",
                             "target": "governabilidade"}
+
+
+def test_carried_emergency_whose_meter_closes_low_again_is_listed_once():
+    # §5 "Em > 7 ... as restantes são as primeiras do turno seguinte" and §3.3.1 "ainda não teve
+    # emergência": governabilidade did not fit in year 2 and closes year 2 at 5 again; it is one
+    # emergency in year 3, not two (nor one merged into itself); its meter < 30 is served by it.
+    from sorteio.synthetic import METERS
+
+    deck = build([card(f"e-{m}", f"m-{m}", up=[m], down=()) for m in METERS] + fillers(20))
+    engine = engine_at(deck, year=2, meters={m: 40 for m in METERS},
+                       closing={m: 5 for m in METERS})
+    engine.start_turn()
+    play_turn(engine, close=False)
+    engine.meters[engine.index.meter_index["governabilidade"]] = 5
+    engine.draw()  # closes year 2: governabilidade carried, and at 5 again
+    turn = engine.start_turn()
+    assert [(o.kind, o.target, o.merged) for o in turn.mandatory] == [
+        ("emergency", "governabilidade", (("meter", "governabilidade"),))]
 
 
 def test_no_eligible_linked_card_slot_goes_to_random_and_emergency_is_not_spent():
@@ -316,6 +400,57 @@ def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw(
                                          "card_id": "sindicatos-ataque", "merged": []}
 
 
+def _lapsed_attack_then_caixa(seed, **params):
+    """Turn start with [attack of banqueiros, meter caixa -> 'cx' (mode 'mx')]; then banqueiros
+    calms down before its card is shown (§5 "Obrigatória deixa de ser elegível"), so the first
+    slot goes to the random draw while the caixa obligation is still to come."""
+    deck = build([*attack_cards(["banqueiros"]), card("cx", "mx", up=["caixa"], down=()),
+                  *(card(f"g{i}", "mx", down=()) for i in range(10)), *fillers(3)], **params)
+    engine = engine_at(deck, meters={"caixa": 20}, moods={"banqueiros": FURIOUS}, seed=seed)
+    assert [(o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("banqueiros", "banqueiros-ataque"), ("caixa", "cx")]
+    engine.satisfaction[engine.index.actor_index["banqueiros"]] = NEUTRAL
+    return engine
+
+
+def test_random_slot_counts_the_modes_of_mandatory_cards_still_to_come():
+    # §3.4 "cujo modo ainda não apareceu no turno (contando as obrigatórias)": the caixa card of
+    # mode 'mx' is still to come, so the ten 'g' cards of that same mode are not of a new mode.
+    for seed in range(40):
+        engine = _lapsed_attack_then_caixa(seed)
+        first = engine.draw()
+        assert first.reason["kind"] == "random" and first.reason["replaces"]["target"] == (
+            "banqueiros")
+        assert first.card["modo"] != "mx" and first.reason["candidates"] == 3
+        engine.choose(1)
+        assert engine.draw().card_id == "cx"
+
+
+def test_random_slot_never_takes_a_card_reserved_for_a_later_obligation():
+    # README "Rule decisions" 6: with two cards allowed per mode, 'cx' is of a new enough mode,
+    # but it is reserved for the caixa obligation, so the random slot never takes it.
+    for seed in range(40):
+        engine = _lapsed_attack_then_caixa(seed, limite_por_modo=2)
+        first = engine.draw()
+        assert first.reason["kind"] == "random" and first.card_id != "cx"
+        engine.choose(1)
+        second = engine.draw()
+        assert second.card_id == "cx" and second.reason["kind"] == "mandatory"
+
+
+def test_obligation_with_nothing_to_replace_it_does_not_stop_the_later_ones():
+    # §5 "Nenhuma carta ligada elegível": the emergency has no card and the random draw has none
+    # either (the only card is reserved), yet the caixa obligation after it is still served.
+    deck = build([card("cx", "mx", up=["caixa"], down=())])
+    engine = engine_at(deck, year=2, meters={"dignidade": 40, "caixa": 20},
+                       closing={"dignidade": 5})
+    assert [(o.kind, o.target, o.card_id) for o in engine.start_turn().mandatory] == [
+        ("emergency", "dignidade", None), ("meter", "caixa", "cx")]
+    draws = play_turn(engine)
+    assert [(d.card_id, d.reason["kind"]) for d in draws] == [("cx", "mandatory")]
+    assert engine.last_turn_end.cards == 1 and engine.last_turn_end.short
+
+
 def test_fewer_eligible_cards_than_slots_ends_the_turn_short_and_closes_normally():
     deck = build(fillers(4) + fillers(3, prefix="late", ano=2))
     engine = engine_at(deck)
@@ -352,6 +487,25 @@ def test_impeachment_scene_cards_are_extra_and_the_turn_continues():
         engine.show_scene_card("imp")
 
 
+def test_modes_seen_are_those_of_this_turn_without_scene_cards():
+    # §3.4 "cujo modo ainda não apareceu no turno": a mode seen in an earlier turn, or only on an
+    # impeachment-scene card (outside the N slots, §3.5), is still new (README decision 6).
+    deck = build([card("imp", "fmodo00", tipo="impeachment"), *fillers(7)])
+    engine = engine_at(deck)
+    engine.start_turn()
+    engine.show_scene_card("imp")
+    engine.choose(1)
+    draws = play_turn(engine)
+    assert len(draws) == 7 and not any(d.reason["mode_relaxed"] for d in draws)
+    deck = build(fillers(14, modes=7))  # 7 modes, 2 cards each: two turns of 7 new modes
+    engine = engine_at(deck)
+    for _ in range(2):
+        engine.start_turn()
+        draws = play_turn(engine)
+        assert len({d.card["modo"] for d in draws}) == 7
+        assert not any(d.reason["mode_relaxed"] for d in draws)
+
+
 def test_meter_at_zero_stops_the_draw_at_once():
     crash = card("crash", "m1", down=())
     crash["opcoes"][0]["efeitos"] = {"caixa": -50}
@@ -367,6 +521,33 @@ def test_meter_at_zero_stops_the_draw_at_once():
     assert engine.ending.reason == CATASTROPHE and engine.ending.zeroed == "caixa"
     with pytest.raises(EngineError):
         engine.draw()
+
+
+def test_meter_emptied_by_an_event_before_the_draw_ends_the_match_at_turn_start():
+    # §5 "Fim imediato (medidor em 0): o sorteio para" with events before the draw (§1, GDD 08;
+    # README "Rule decisions" 8): no card of that turn is shown.
+    deck = build(fillers(20))
+    engine = engine_at(deck, year=2, meters={"saude": 0})
+    turn = engine.start_turn()
+    assert turn.mandatory == [] and engine.phase == ENDED
+    assert engine.ending.reason == CATASTROPHE and engine.ending.zeroed == "saude"
+    assert engine.ending.year == 2 and engine.played == []
+    with pytest.raises(EngineError):
+        engine.draw()
+
+
+def test_year_4_closing_leaves_no_emergency_even_those_that_did_not_fit():
+    # §5 "Fim do Ano 4 com medidor ≤ 10: Sem emergência: o mandato acabou", with Em > 7 in year
+    # 4: the emergency beyond N is not carried anywhere, not even in the saved match.
+    from sorteio.synthetic import METERS
+
+    deck = build([card(f"e-{m}", f"m-{m}", up=[m], down=()) for m in METERS] + fillers(20))
+    engine = engine_at(deck, year=4, meters={m: 40 for m in METERS},
+                       closing={m: 5 for m in METERS})
+    assert len(engine.start_turn().mandatory) == 8
+    assert len(play_turn(engine)) == 7
+    assert engine.phase == ENDED and engine.ending.reason == "end_of_mandate"
+    assert engine.carried == [] and engine.to_state()["carried"] == []
 
 
 def test_wrong_calls_raise_clear_errors_and_change_nothing():

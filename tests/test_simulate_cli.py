@@ -147,3 +147,14 @@ def test_a_signal_stops_the_workers_and_keeps_the_finished_scenarios(tmp_path, s
     assert proc.returncode == code, stderr
     assert "interrompido: 1 de 3" in stderr
     assert len(_rows(csv_file)) == 2  # the baseline's row, kept
+
+
+def test_a_parameter_given_twice_is_refused_not_overwritten():
+    # Found by qacli: `--param teto_obrigatorias=2 --param teto_obrigatorias=3` ran one scenario
+    # (T = 3, the baseline): the first value was silently dropped. GDD 06 §7 sweeps one list of
+    # values per parameter; say how to give both.
+    proc = sorteio("simulate", "--matches", "5", "--jobs", "1", "--param",
+                   "teto_obrigatorias=2", "--param", "teto_obrigatorias=3", check_code=2)
+    assert "teto_obrigatorias" in proc.stderr and "twice" in proc.stderr
+    assert "teto_obrigatorias=2,3" in proc.stderr
+    assert proc.stdout == ""

@@ -75,6 +75,10 @@ def test_loading_a_state_saved_with_another_deck_is_refused():
     (lambda s: s.update(phase="dancing"), "phase"),
     (lambda s: s.update(rng=[1, 2, 3]), "rng"),
     (lambda s: s.update(rng=[2**40] * 625), "RNG state"),
+    # found by qacli: an all-zero Mersenne Twister state loaded and then drew 0 forever (the
+    # first candidate every time, no option ever swapped sides)
+    (lambda s: s.update(rng=[0] * 625), "degenerate"),
+    (lambda s: s.update(rng=[0x7FFFFFFF] + [0] * 623 + [624]), "degenerate"),
     (lambda s: s.update(played=["no-such-card"]), "unknown card 'no-such-card'"),
     (lambda s: s["meters"].update(caixa=150), "0-100"),
     (lambda s: s.pop("meters"), "meters"),
@@ -173,3 +177,91 @@ def test_the_history_check_names_what_does_not_fit():
     with pytest.raises(StateError, match="do not fit") as caught:
         Engine.from_state(deck, saved)
     assert "closed turn(s) of N = 7" in str(caught.value)
+
+
+# -- found by qacli: saves whose obligations or closing do not fit the rules -----------------
+
+def _saves_with_pending_cards(deck, seeds):
+    for seed in seeds:
+        for saved in _saves_along_a_match(deck, seed):
+            if any(ob["card_id"] for ob in saved["pending"]):
+                yield saved
+
+
+def test_a_save_whose_mandatory_card_does_not_serve_its_obligation_is_refused():
+    # A save listing a low-meter obligation with a card not linked to that meter loaded, and
+    # `turn` showed that card as "obrigatória: medidor baixo" (§3.2, §3.3): the reserved card of
+    # every obligation must serve it, and so must it serve every obligation merged into it (§5).
+    deck = load_deck("padrao")
+    ix = Engine(deck).index
+
+    def serves(c, kind, target):
+        if kind == "actor":
+            return ix.is_attack[c] and ix.actor[c] == ix.actor_index[target]
+        return ix.meter_index[target] in ix.links[c]
+
+    mutants = 0
+    for saved in _saves_with_pending_cards(deck, range(6)):
+        taken = set(saved["played"]) | {ob["card_id"] for ob in saved["pending"]}
+        for i, ob in enumerate(saved["pending"]):
+            if ob["card_id"] is None:
+                continue
+            other = next(ident for c, ident in enumerate(ix.card_ids) if ix.playable[c]
+                         and ident not in taken and not serves(c, ob["kind"], ob["target"]))
+            broken = copy.deepcopy(saved)
+            broken["pending"][i]["card_id"] = other
+            with pytest.raises(StateError, match="does not serve"):
+                Engine.from_state(deck, broken)
+            broken = copy.deepcopy(saved)
+            broken["pending"][i]["merged"].append({"kind": "actor", "target": "imprensa"})
+            with pytest.raises(StateError, match="does not serve"):
+                Engine.from_state(deck, broken)
+            mutants += 2
+    assert mutants >= 20
+
+
+def test_a_save_whose_mandatory_list_breaks_the_order_or_the_cap_is_refused():
+    # §3.3 "As obrigatórias saem primeiro, nesta ordem" (emergencies, actors, meters) and the cap
+    # T on actor and meter obligations (§4).
+    deck = load_deck("padrao")
+    engine = Engine(deck, 0)
+    ix = engine.index
+    engine.meters = [20] * len(ix.meter_ids)  # every meter below 30: T meter obligations
+    engine.start_turn()
+    saved = engine.to_state()
+    assert [ob["kind"] for ob in saved["pending"]] == ["meter"] * 3
+    swapped = copy.deepcopy(saved)
+    swapped["pending"].reverse()
+    Engine.from_state(deck, swapped)  # meters of equal value: any order of the three is a real one
+    over = copy.deepcopy(saved)
+    spare = next(c for c in ix.linked[3] if ix.card_ids[c] not in
+                 {ob["card_id"] for ob in saved["pending"]})
+    over["pending"].append({"kind": "meter", "target": ix.meter_ids[3],
+                            "card_id": ix.card_ids[spare], "merged": []})
+    with pytest.raises(StateError, match="cap"):
+        Engine.from_state(deck, over)
+    emergency_last = copy.deepcopy(saved)
+    emergency_last["pending"].append({"kind": "emergency", "target": ix.meter_ids[3],
+                                      "card_id": ix.card_ids[spare], "merged": []})
+    with pytest.raises(StateError, match="order"):
+        Engine.from_state(deck, emergency_last)
+
+
+def test_a_save_whose_last_closing_is_not_the_closing_it_recorded_is_refused():
+    # Emergencies read the values the meters closed the previous turn at (§3.3.1). The save keeps
+    # them twice (last_closing, last_turn_end.meters); a save between turns whose last_closing
+    # was edited would forge or drop an emergency, so both must agree.
+    deck = load_deck("padrao")
+    saves = [s for seed in range(3) for s in _saves_along_a_match(deck, seed)
+             if s["last_turn_end"] is not None and s["phase"] != "ended"]
+    assert any(s["phase"] == "turn_start" for s in saves)
+    for saved in saves:
+        Engine.from_state(deck, saved)
+        forged = copy.deepcopy(saved)
+        forged["last_closing"]["dignidade"] = 5 if forged["last_closing"]["dignidade"] > 5 else 50
+        with pytest.raises(StateError, match="last_closing"):
+            Engine.from_state(deck, forged)
+        dropped = copy.deepcopy(saved)
+        dropped["last_closing"] = None
+        with pytest.raises(StateError, match="last_closing"):
+            Engine.from_state(deck, dropped)

@@ -19,9 +19,9 @@ from rich.text import Text
 from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
-from .errors import SorteioError
+from .errors import SorteioError, StateError
 from .jsonfile import loads, printable, read_text
-from .loader import BUILTIN_DECKS, load_deck
+from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import err as sim_err
@@ -44,6 +44,11 @@ policy_option = click.option("--policy", default="random", show_default=True,
                              help="simulated player: random; protect the weakest meter; lookahead "
                                   "(one choice ahead, the worst next card)")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+# `turn` draws from the saved RNG state: its seed only drives the simulated player.
+player_seed_option = click.option("--seed", default=0, show_default=True,
+                                  type=click.IntRange(min=0),
+                                  help="seed of the simulated player's choices (the draw "
+                                       "continues from the saved RNG state)")
 
 
 def _load(deck_path: Optional[str]) -> Deck:
@@ -74,6 +79,18 @@ def _writable(path: Optional[str]) -> None:
     if target.exists() and not target.is_file():
         raise SorteioError(f"{path}: not a regular file (a pipe, a device or a socket); give a "
                            f"file name for --save")
+
+
+def _not_a_deck(path: Optional[str], deck_path: Optional[str]) -> None:
+    """Refuse a ``--save`` target that is the deck being played or a built-in deck: the save
+    would overwrite it (a typo must not cost the designer the deck)."""
+    if path is None or not Path(path).is_file():
+        return
+    for deck in {resolve_deck_path(deck_path), *BUILTIN_DECKS.values()}:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, deck):
+                raise SorteioError(f"{path}: is the deck {deck}; give another file for --save "
+                                   f"(the save would overwrite the deck)")
 
 
 def _save(engine: Engine, path: str) -> None:
@@ -128,6 +145,7 @@ def cli() -> None:
 def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     """Play one whole match card by card: year, slot, card, why it came, option, meters."""
     _writable(save_path)
+    _not_a_deck(save_path, deck_path)
     deck = _load(deck_path)
     printer = Printer(as_json, Names.of(deck))
     engine = Engine(deck, seed)
@@ -168,7 +186,7 @@ def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
 @deck_option
 @click.option("--state", "state_path", required=True, metavar="STATE.json",
               help="a match saved by `play --save` or by the Godot node (Sorteio.save_state)")
-@seed_option
+@player_seed_option
 @policy_option
 @json_option
 def turn(deck_path, state_path, seed, policy, as_json) -> None:
@@ -184,7 +202,11 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
-    engine = Engine.from_state(deck, state)
+    try:
+        engine = Engine.from_state(deck, state)
+    except StateError as exc:  # name the file on every line, as deck errors do
+        raise SorteioError("\n".join(f"{state_path}: {line}" for line in str(exc).splitlines())
+                           ) from None
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")

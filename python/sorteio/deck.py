@@ -191,6 +191,10 @@ class Deck(_Strict):
     card index and field, e.g. ``cartas.3.opcoes.0.efeitos``.
     """
 
+    # The JSON Schema an editor attaches to the file (``sorteio schema``); not part of the deck:
+    # excluded from dumps, so it changes neither the fingerprint nor saved matches.
+    schema_ref: Optional[str] = Field(None, alias="$schema", exclude=True,
+                                      description="JSON Schema of this file, for editors")
     nome: str = "baralho"
     parametros: Parameters = Field(default_factory=Parameters)
     medidores: List[Meter] = Field(min_length=1)

@@ -103,6 +103,9 @@ def parse_deck(data: Any, source: str = "<deck>",
     errors, and reference errors (unknown ids...) even when the schema has errors too."""
     if problems is None:
         data, problems = scan(data)
+    if is_saved_match(data):
+        raise DeckError(source, [Issue(None, "(file)", "a saved match, not a deck (preview it "
+                                                      "with `sorteio turn --state FILE`)")])
     issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
                     _with_range(problem)) for problem in problems]
     try:
@@ -116,6 +119,14 @@ def parse_deck(data: Any, source: str = "<deck>",
     if issues:
         raise DeckError(source, _in_deck_order(issues))
     return deck
+
+
+def is_saved_match(data: Any) -> bool:
+    """Whether decoded JSON is a saved match (``state.save_state``, or the Godot node's wrapper
+    with the engine state under ``engine``) rather than a deck."""
+    if isinstance(data, dict) and isinstance(data.get("engine"), dict):
+        data = data["engine"]
+    return isinstance(data, dict) and str(data.get("format", "")).startswith("sorteio-match/")
 
 
 _CARD_FIELD = re.compile(r"cartas\.(\d+)(\.|$)")

@@ -50,4 +50,8 @@ class Rng:
             raise ValueError("RNG state must be 625 unsigned 32-bit integers")
         if not 0 <= words[-1] <= 624:
             raise ValueError("RNG state position must be 0-624")
+        # Only the top bit of the first word and the other 623 words make the state; all zero,
+        # Mersenne Twister gives 0 forever (no seed reaches it: seeding sets that top bit).
+        if not words[0] & 0x80000000 and not any(words[1:624]):
+            raise ValueError("RNG state is degenerate (all zero): not a state a seed reaches")
         self._random.setstate((3, tuple(words), None))

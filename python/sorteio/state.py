@@ -12,7 +12,7 @@ from typing_extensions import Literal
 
 from .errors import StateError
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
-from .results import ACTOR, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
+from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 
 FORMAT = "sorteio-match/1"
 
@@ -145,6 +145,10 @@ def restore_state(engine: Any, data: object) -> None:
     another deck, or a state no match can reach (a meter at 0 outside phase ``ended``, more slot
     cards than N, a card shown twice...).
     """
+    if (isinstance(data, dict) and "format" not in data
+            and {"medidores", "cartas"} & set(data)):
+        raise StateError("saved match: this is a deck, not a saved match (give the deck with "
+                         "--deck and a file written by `play --save` or Sorteio.save_state)")
     try:
         saved = SavedMatch.model_validate(data)
     except ValidationError as exc:
@@ -232,7 +236,10 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     if (saved.phase == ENDED) != (saved.ending is not None):
         problems.append("ending: phase 'ended' and 'ending' go together")
     _check_reachable(engine, saved, problems)
-    if not problems:  # the history is judged on ids that resolve
+    if not problems:  # the obligations and the history are judged on ids that resolve
+        _check_obligations(engine, problems)
+        _check_closing(saved, problems)
+    if not problems:
         _check_history(engine, saved, problems)
     try:
         engine.rng.set_state(saved.rng)
@@ -258,6 +265,46 @@ def _check_reachable(engine: Any, saved: SavedMatch, problems: List[str]) -> Non
         problems.append("pending: an obligation is listed twice")
     if saved.phase == TURN_START and (saved.pending or saved.current is not None):
         problems.append("pending: no obligation can wait before the turn starts")
+
+
+_KIND_ORDER = {EMERGENCY: 0, ACTOR: 1, METER: 2}
+
+
+def _check_obligations(engine: Any, problems: List[str]) -> None:
+    """Refuse a mandatory list the engine cannot build (§3.3, §4, §5): kinds out of order
+    (emergencies, then actors, then meters), more actor and meter obligations than the cap T, or
+    a reserved card that does not serve its obligation or one merged into it (a card not linked
+    to the low meter would be shown as that meter's mandatory card)."""
+    ix = engine.index
+    pending = engine.pending
+    kinds = [_KIND_ORDER[ob[0]] for ob in pending]
+    if kinds != sorted(kinds):
+        problems.append("pending: obligations must be in the order emergencies, actors, meters "
+                        "(§3.3)")
+    if sum(kind != EMERGENCY for kind, *_ in pending) > ix.cap:
+        problems.append(f"pending: more actor and meter obligations than the cap T = {ix.cap} "
+                        f"(§3.3, §4)")
+    for kind, target, card, merged in pending:
+        for k, t in ((kind, target), *merged):
+            same_meter = k != ACTOR and kind != ACTOR and t == target
+            if (k, t) != (kind, target) and same_meter:
+                continue
+            if card >= 0 and not engine._serves(card, k, t):
+                what = ix.actor_ids[t] if k == ACTOR else ix.meter_ids[t]
+                problems.append(f"pending: card '{ix.card_ids[card]}' does not serve the {k} "
+                                f"obligation of '{what}' (§3.2, §3.3)")
+            elif card < 0 and (k, t) != (kind, target):
+                problems.append("pending: an obligation without a card can only merge one for "
+                                "the same meter (§5)")
+
+
+def _check_closing(saved: SavedMatch, problems: List[str]) -> None:
+    """The values of the last closing are saved twice (``last_closing`` for the emergencies of
+    §3.3.1, ``last_turn_end.meters`` for display); an edited copy would forge or drop one."""
+    last = saved.last_turn_end
+    if last is not None and saved.last_closing != last.meters:
+        problems.append("last_closing: must be the meters of last_turn_end (the values the "
+                        "previous turn closed at, §3.3.1)")
 
 
 def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:

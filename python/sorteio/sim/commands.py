@@ -103,6 +103,10 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
             name, values = parse_param(text)  # bounds checked before any range is expanded
         except SweepError as exc:
             raise click.BadParameter(str(exc), param_hint="--param") from None
+        if name in grid:  # one list of values per parameter: a second one would replace it
+            both = ",".join(str(v) for v in dict.fromkeys(grid[name] + values))
+            raise click.BadParameter(f"{name} given twice; give every value at once, e.g. "
+                                     f"{name}={both}", param_hint="--param")
         grid[name] = values
     if per_card and grid:
         raise click.UsageError("--per-card compares cards under the deck's own parameters: "
