@@ -621,6 +621,32 @@ def test_the_addon_readme_example_plays_a_match(tmp_path, bridge, bridge_project
     assert re.search(r"over: \w+ after \d+ cards", log)
 
 
+def test_the_addon_readme_example_load_game_refuses_a_missing_or_corrupt_save(
+    tmp_path, bridge, bridge_project
+):
+    """The README's save_game/load_game on what a player's disk may hold: no save, an empty,
+    truncated or non-save file. Refused (bad_request) with the match kept, never a SCRIPT
+    ERROR (load_state(null) was one) nor an engine ERROR line (File.get_as_text on a file that
+    did not open, JSON.parse on bad text)."""
+    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
+    script = tmp_path / "readme_example.gd"
+    script.write_text(re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1), "utf-8")
+    allowed = [  # the example reports every error_occurred with push_error, as it should
+        (r"ERROR: \w+: sorteio bad_request: load_state needs", "the test's saves")
+    ]
+    log = run_script(
+        tmp_path,
+        "readme_saves.gd",
+        f"--script={script}",
+        bridge=bridge,
+        project=bridge_project,
+        allowed=allowed,
+    )
+    for name in ("empty", "truncated", "an Array", "null"):
+        assert f"CHECK ok a save file that is {name} is refused with bad_request" in log
+    assert "CHECK ok the real save loads again" in log
+
+
 def test_enabling_the_plugin_registers_the_autoload_and_disabling_removes_it(tmp_path):
     """A headless editor (godot3-server -e) on a new project with addons/sorteio dropped in;
     a probe plugin toggles Sorteio as Project Settings > Plugins does."""

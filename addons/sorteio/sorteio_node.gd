@@ -262,10 +262,18 @@ func save_state() -> Dictionary:
 	return state
 
 
-func load_state(state: Dictionary) -> bool:
-	# Restore a match saved by save_state(); it continues exactly, mid-turn too.
+func load_state(state) -> bool:
+	# Restore a match saved by save_state(); it continues exactly, mid-turn too. Untyped: what a
+	# corrupt save file parses to (null, text, an Array) is refused with bad_request, not a
+	# SCRIPT ERROR in the caller; the match in play is kept.
+	if typeof(state) != TYPE_DICTIONARY:
+		_report(
+			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
+			"bad_request"
+		)
+		return false
 	var given = state.get("deck", "")
-	var sent := state.duplicate()
+	var sent: Dictionary = state.duplicate()
 	if typeof(given) == TYPE_STRING:
 		sent["deck"] = _deck_for_python(given)
 	var result = _call("load", {"state": sent})
@@ -461,6 +469,17 @@ func _deck_for_python(path: String):
 	target.store_string(text)
 	target.close()
 	return ProjectSettings.globalize_path(copy)
+
+
+static func _type_name(value) -> String:
+	match typeof(value):
+		TYPE_NIL:
+			return "null (an empty or corrupt save file?)"
+		TYPE_STRING:
+			return "text"
+		TYPE_ARRAY:
+			return "an Array"
+	return "a value of Variant type %d" % typeof(value)
 
 
 func _ints(values: Array) -> Array:
