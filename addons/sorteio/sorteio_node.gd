@@ -179,7 +179,11 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
 	var given := deck if deck != "" else deck_path
 	var params := {"deck": _deck_for_python(given)}
-	var chosen := new_seed if new_seed >= 0 else match_seed
+	var chosen := new_seed if new_seed != -1 else match_seed
+	if chosen < -1:
+		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
+		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, "bad_request")
+		return false
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result = _call("new_match", params)
