@@ -26,6 +26,16 @@ func kind() -> String:
 
 
 func start_in(parent: Node) -> bool:
+	if entry.get_extension() == "py" and not available():
+		last_error = (
+			(
+				"pythonscript (godot-python) is not installed in this project, so %s is not a "
+				+ "script; install it (addons/sorteio/README.md, In-process bridge) or set "
+				+ 'bridge_mode to "socket" or "auto"'
+			)
+			% entry
+		)
+		return false
 	if not ResourceLoader.exists(entry):
 		last_error = "the in-process bridge's script %s is not there" % entry
 		return false
