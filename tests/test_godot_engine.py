@@ -300,6 +300,36 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge
         assert f"CHECK ok {check}" in log
 
 
+def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, bridge_project):
+    """What a corrupt save file parses to given to load_state, a negative seed, a second
+    SorteioNode beside the autoload, bridge_mode "python" without pythonscript: each gives
+    error_occurred and false, no SCRIPT ERROR, and the match in play is kept (tests/godot/
+    test_misuse.gd)."""
+    log = run_script(tmp_path, "test_misuse.gd", bridge=bridge, project=bridge_project)
+    checks = [f"load_state({kind}) refused with bad_request" for kind in (0, 4, 19, 2)]
+    checks += [
+        "...and the match in play is kept",
+        "start_match(-7) refused",
+        "...with bad_request",
+        "match_seed -3 refused",
+        "start_match(-1) still lets Python pick",
+        "two nodes: both ready",
+        "...both start a match",
+        "...stopping one leaves the other playing",
+        "...its own match",
+    ]
+    if bridge == "socket":
+        checks += [
+            "...each with its own server",
+            "...each connected to its own server",
+            "bridge_mode python without pythonscript fails",
+            "...saying pythonscript is not installed",
+            "...and auto plays again",
+        ]
+    for check in checks:
+        assert f"CHECK ok {check}" in log
+
+
 def test_settings_made_by_game_code_in_the_first_frame_apply(tmp_path, bridge, bridge_project):
     """The autoload starts its bridge deferred (or at the first call), so bridge_mode,
     python_executable and startup_timeout_ms set by the game's first-frame code count; failures

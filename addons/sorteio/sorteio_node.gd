@@ -328,7 +328,12 @@ func _make_socket_bridge():
 	else:
 		# Our own port file; those of earlier runs that were killed are removed first.
 		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
-		var own := "user://%s%d.json" % [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id()]
+		# One per node, not per game: two SorteioNodes starting together must not read each
+		# other's port file (both then talked to one server, which the other node kills).
+		var own := (
+			"user://%s%d_%d.json"
+			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
+		)
 		bridge.port_file = ProjectSettings.globalize_path(own)
 	bridge.startup_timeout_ms = startup_timeout_ms
 	bridge.request_timeout_ms = request_timeout_ms

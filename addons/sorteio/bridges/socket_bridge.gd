@@ -9,7 +9,7 @@ extends Reference
 const HEADER_SIZE := 4
 const MAX_FRAME := 1048576
 const CODE_DOWN := "bridge_down"
-# A game's own port file is user://PORT_FILE_PREFIX<game pid>.json (see SorteioNode).
+# A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json (see SorteioNode).
 const PORT_FILE_PREFIX := "sorteio_bridge_"
 # sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
 # and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
@@ -176,7 +176,8 @@ static func clear_stale_port_files(dir_path: String, prefix := PORT_FILE_PREFIX)
 	var name := dir.get_next()
 	while name != "":
 		if name.begins_with(prefix) and not dir.current_is_dir():
-			var number: String = name.substr(prefix.length()).split(".")[0]
+			# <pid>.json (older games) or <pid>_<node id>.json
+			var number: String = name.substr(prefix.length()).split(".")[0].split("_")[0]
 			if number.is_valid_integer() and not _process_alive(int(number)):
 				stale.append(name)
 		name = dir.get_next()
