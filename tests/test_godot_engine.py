@@ -325,6 +325,9 @@ def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, br
             "bridge_mode python without pythonscript fails",
             "...saying pythonscript is not installed",
             "...and auto plays again",
+            "a bridge_ready handler playing: the node's state is Python's",
+            "...and play goes on",
+            "a bridge_ready handler stopping the bridge: the call that brought it up is whole",
         ]
     for check in checks:
         assert f"CHECK ok {check}" in log

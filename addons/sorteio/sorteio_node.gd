@@ -422,7 +422,12 @@ func _call(method: String, params: Dictionary):
 			return null
 	var reply: Dictionary = _bridge.request(method, params)
 	if not _announced and _bridge.is_ready():
-		_announce()
+		# This call brought the bridge up: bridge_ready goes out after it returns. Emitted here,
+		# a handler's own calls (the README's _begin starts a match) ran inside this call, whose
+		# older reply then overwrote the node's state; a handler's stop_bridge() left _bridge null.
+		_announced = true
+		set_process(false)
+		call_deferred("emit_signal", "bridge_ready", bridge_kind)
 	if _bridge.has_failed():
 		bridge_error = _bridge.last_error
 		set_process(false)  # this call reports the failure; _process must not report it again

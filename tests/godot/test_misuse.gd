@@ -30,6 +30,8 @@ func _run() -> void:
 	yield(_test_second_node(), "completed")
 	if sorteio.bridge_kind == "socket":
 		yield(_test_python_mode_without_pythonscript(), "completed")
+		yield(_test_bridge_ready_inside_a_call(false), "completed")
+		yield(_test_bridge_ready_inside_a_call(true), "completed")
 	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
 	quit(0 if failures == 0 else 1)
 
@@ -151,3 +153,57 @@ func _test_python_mode_without_pythonscript():
 	yield(_wait_ready(sorteio), "completed")
 	errors.clear()
 	_check(sorteio.start_match(3, DECK), "...and auto plays again", errors)
+
+
+func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
+	# The socket bridge may come up inside a call (the call's one poll connects); bridge_ready is
+	# then emitted from that call. A handler that starts its own match there (the README's
+	# _begin) must not be overwritten by the outer call's older reply: the node's state stays
+	# Python's. A handler that stops the bridge makes the outer call fail cleanly.
+	# A node outside the tree: no _process, so only the calls poll.
+	var node: Node = SorteioNode.new()
+	node.connect("error_occurred", self, "_on_error_occurred")
+	var handler := "_stop_in_bridge_ready" if stop_in_handler else "_begin_in_bridge_ready"
+	node.connect("bridge_ready", self, handler, [node])
+	node.start_bridge()
+	var started := false
+	var deadline := OS.get_ticks_msec() + 20000
+	while not node.is_bridge_ready() and node.is_bridge_failed() == false:
+		if OS.get_ticks_msec() > deadline:
+			break
+		errors.clear()
+		started = node.start_match(7, "curto")
+		if started:
+			break
+		yield(self, "idle_frame")
+	for _i in range(2):  # what the handler does may come after the call
+		yield(self, "idle_frame")
+	if stop_in_handler:
+		_check(
+			started and not node.is_bridge_ready(),
+			"a bridge_ready handler stopping the bridge: the call that brought it up is whole",
+			errors
+		)
+	else:
+		var seen := [node.phase, str(node.deck_info.get("source"))]
+		errors.clear()
+		var applied: bool = node.apply_option(node.current_draw.get("option_order", [0])[0])
+		_check(
+			started and seen[0] == "awaiting_choice" and seen[1].ends_with("padrao.json"),
+			"a bridge_ready handler playing: the node's state is Python's",
+			[seen, errors]
+		)
+		_check(applied and errors.empty(), "...and play goes on", errors)
+	node.free()
+	errors.clear()
+
+
+func _begin_in_bridge_ready(_kind: String, node: Node) -> void:
+	# The outer call (start_match(7, "curto")) comes after this handler's match.
+	node.start_match(42, DECK)
+	node.start_turn()
+	node.draw_next_card()
+
+
+func _stop_in_bridge_ready(_kind: String, node: Node) -> void:
+	node.stop_bridge()
