@@ -266,6 +266,40 @@ def test_python_bridge_reports_a_broken_entry(tmp_path):
         assert f"CHECK ok {check}" in log
 
 
+def test_python_bridge_fails_at_start_when_its_python_import_fails(tmp_path, pythonscript_demo):
+    """pythonscript installed, sorteio not in its Python: pythonscript still gives the entry a
+    Script, but one without `request`. The bridge must fail at start (bridge_down, saying where
+    to install sorteio), not report ready and raise a SCRIPT ERROR on every call. The project:
+    the pythonscript demo's files linked, plus an entry whose import fails as that one does."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for item in pythonscript_demo.iterdir():
+        if item.name != ".import":
+            (project / item.name).symlink_to(item)
+    (project / "broken_entry.py").write_text(
+        "from godot import Node, exposed\n"
+        "import sorteio_is_not_installed_here  # noqa: F401  (ModuleNotFoundError, as sorteio)\n"
+        "\n\n@exposed\nclass BrokenEntry(Node):\n    def request(self, text):\n"
+        "        return text\n",
+        encoding="utf-8",
+    )
+    log = run_script(
+        tmp_path,
+        "test_python_entry_fails.gd",
+        "--entry=res://broken_entry.py",
+        bridge="python",
+        project=project,
+    )
+    assert "No module named 'sorteio_is_not_installed_here'" in log, "the import did not fail"
+    for check in (
+        "an entry whose import fails does not start",
+        "...the bridge is failed",
+        "...saying where sorteio must be installed",
+        "a call then fails",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
 def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge_project):
     log = run_script(tmp_path, "test_api.gd", bridge=bridge, project=bridge_project)
     for check in (

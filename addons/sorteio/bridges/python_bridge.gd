@@ -47,6 +47,24 @@ func start_in(parent: Node) -> bool:
 	_node = Node.new()
 	_node.name = "SorteioPython"
 	_node.set_script(entry_script)
+	if not _node.has_method("request"):
+		# pythonscript gives a script whose Python import failed (most often: sorteio not
+		# installed in its own Python) a Script all the same, with no methods; every call would
+		# then be a SCRIPT ERROR while the bridge said it was ready.
+		_node.free()
+		_node = null
+		entry_script = null
+		last_error = (
+			(
+				"%s did not load in pythonscript (its Python error is in Godot's output above): "
+				+ "install sorteio and pydantic 2.10 into pythonscript's own Python "
+				+ "(addons/pythonscript/<platform>/bin/python3 -m pip install, "
+				+ "addons/sorteio/README.md, In-process bridge, step 2), or set bridge_mode "
+				+ 'to "socket"'
+			)
+			% entry
+		)
+		return false
 	parent.add_child(_node)
 	return true
 
