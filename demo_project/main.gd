@@ -94,9 +94,7 @@ func _on_turn_ended(_year: int, _cards: int, _short: bool, _meters: Dictionary) 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 	if autoplay:  # a terminal user (headless) sees that the match happened and how it ended
-		print(
-			"sorteio demo: semente %d: %s" % [_seed_played, Texts.ending(Sorteio.deck_info, ending)]
-		)
+		print("sorteio demo: semente %d: %s" % [_seed_played, Texts.ending(ending)])
 	if quit_at_end:
 		get_tree().quit(0 if errors == 0 else 1)
 

@@ -6,8 +6,8 @@
 #   scripts/godot_tests.sh --install-only   only install; prints a SKIP line and exits 0 when
 #                                           apt is impossible (no apt-get, not root, no sudo)
 #   scripts/godot_tests.sh --update-screenshot
-#                                           also copy the test run's screenshot to
-#                                           demo_project/docs/screenshot.png (linked from READMEs)
+#                                           also copy the test run's pictures to demo_project/docs/
+#                                           (screenshot.png, start/mid/low/end.png: the READMEs')
 #
 # PYTHON (default: .venv/bin/python, else python3) must have sorteio installed (pip install -e .).
 # The python-bridge runs use the real pythonscript from PYTHONSCRIPT_DIST (scripts/pythonscript.sh).
@@ -54,8 +54,11 @@ if [ -z "${PYTHON:-}" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
 "$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_bridge_server.py \
-  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_pythonscript_install.py
+  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_pythonscript_install.py \
+  tests/test_godot_layout.py
 if [ "$update_screenshot" -eq 1 ]; then
   cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
-  echo "godot_tests: updated demo_project/docs/screenshot.png"
+  cp build/godot/shots/start.png build/godot/shots/mid.png build/godot/shots/low.png \
+    build/godot/shots/end.png demo_project/docs/
+  echo "godot_tests: updated demo_project/docs/screenshot.png, start/mid/low/end.png"
 fi

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sorteio.bridge import protocol
 from sorteio.bridge.handler import RequestHandler
@@ -73,22 +75,71 @@ def test_a_match_played_through_the_handler_follows_the_rules():
         assert draw["reason"]["kind"] in ("mandatory", "random")
 
 
-def test_the_handler_adds_nothing_to_the_engine():
-    """Same seed, same picks: the handler's replies equal the engine's own dicts."""
+def without_texto(data):
+    """A draw or turn without the ``texto`` sentences the handler adds for people (``wording``):
+    the reason's and each obligation's (a card's own ``texto`` is the deck's and stays)."""
+    data = dict(data)
+    if "reason" in data:
+        data["reason"] = {k: v for k, v in data["reason"].items() if k != "texto"}
+    if "mandatory" in data:
+        data["mandatory"] = [{k: v for k, v in m.items() if k != "texto"}
+                             for m in data["mandatory"]]
+    return data
+
+
+def test_the_handler_adds_nothing_to_the_engine_but_its_texts():
+    """Same seed, same picks: the handler's replies equal the engine's own dicts, plus the
+    ``texto`` of each reason, obligation and ending (issue 8: produced once, by wording.py)."""
     from sorteio.engine import Engine
+    from sorteio.wording import Names, mandatory_text, reason_text
 
     handler = RequestHandler()
     ok(handler, "new_match", seed=11)
     engine = Engine(load_deck(None), seed=11)
-    assert ok(handler, "start_turn")["turn"] == engine.start_turn().to_dict()
+    names = Names.of(load_deck(None))
+    turn = ok(handler, "start_turn")["turn"]
+    expected = engine.start_turn().to_dict()
+    assert without_texto(turn) == expected
+    assert [m["texto"] for m in turn["mandatory"]] == [mandatory_text(names, m)
+                                                       for m in expected["mandatory"]]
     for _ in range(3):
         draw = engine.draw()
-        assert ok(handler, "draw")["draw"] == draw.to_dict()
+        got = ok(handler, "draw")["draw"]
+        assert without_texto(got) == draw.to_dict()
+        assert got["reason"]["texto"] == reason_text(names, draw.reason, draw.card)
         assert (
             ok(handler, "choose", option=draw.option_order[-1])["choice"]
             == engine.choose(draw.option_order[-1]).to_dict()
         )
     assert ok(handler, "state")["snapshot"] == engine.snapshot()
+
+
+def test_reason_texto_uses_the_deck_names_with_accents():
+    """card_drawn's reason.texto is the designers' sentence with names, not ids (issue 8)."""
+    handler = RequestHandler()
+    summary = ok(handler, "new_match", seed=10091)["deck"]
+    assert {"id": "saude", "nome": "Saúde"} in summary["modos"]
+    texts = []
+    while True:
+        reply = ok(handler, "draw") if handler.engine.phase != "turn_start" else None
+        if reply is None:
+            texts += [m["texto"] for m in ok(handler, "start_turn")["turn"]["mandatory"]]
+            continue
+        if reply["ending"] is not None:
+            assert reply["ending"]["texto"].startswith(("catástrofe", "fim do mandato"))
+            break
+        if reply["draw"] is None:
+            continue
+        texts.append(reply["draw"]["reason"]["texto"])
+        done = ok(handler, "choose", option=reply["draw"]["option_order"][0])
+        if done["ending"] is not None:
+            assert done["ending"]["texto"]
+            break
+    joined = "\n".join(texts)
+    assert "medidor baixo: Saúde" in joined
+    assert "obrigatória: " in joined and "sorteada entre" in joined
+    for ident in ("saude", "educacao", "seguranca", "latifundiarios", "movimentos_sociais"):
+        assert f": {ident}" not in joined and f"de {ident}" not in joined
 
 
 def test_save_and_load_mid_turn_continue_exactly():
@@ -276,3 +327,215 @@ def test_deck_summary_counts_playable_cards():
     reply = RequestHandler().handle({"id": 1, "method": "new_match", "params": {"seed": 1}})
     deck = reply["result"]["deck"]
     assert 0 < deck["playable"] <= deck["cards"]
+
+
+# -- issue 10: text that is not Unicode, numbers that are not JSON, files that are not decks ---
+
+
+def strict_json(text):
+    """``json.loads`` that refuses what is not JSON (``NaN``, ``Infinity``), as Godot's does."""
+
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_lone_surrogate_in_the_token_is_unauthorized_not_a_bug(capsys):
+    handler = RequestHandler(token="right")
+    reply = handler.handle({"id": 1, "token": "\ud800", "method": "ping"})
+    assert reply["error"]["code"] == protocol.UNAUTHORIZED, reply
+    assert "Traceback" not in capsys.readouterr().err
+    assert handler.handle({"id": 2, "token": "right", "method": "ping"})["ok"] is True
+
+
+@pytest.mark.parametrize(
+    "request_, where",
+    [
+        ({"method": "new_match", "params": {"deck": "\ud800.json"}}, "params.deck"),
+        ({"method": "new_match", "params": {"deck": "a\udfffb"}}, "params.deck"),
+        ({"method": "ping\udc00"}, "method"),
+        ({"method": "ping", "params": {"\ud83d": 1}}, "params"),
+        ({"method": "load", "params": {"state": {"engine": {"x": ["ok", "\ud800"]}}}},
+         "params.state.engine.x.1"),
+    ],
+)
+def test_lone_surrogates_anywhere_in_a_request_are_bad_requests(capsys, request_, where):
+    """JSON's \\uD800 escape decodes to a lone surrogate, which no UTF-8 text can hold: the
+    request is refused naming the field, the reply is valid UTF-8 JSON, and nothing is logged."""
+    handler = RequestHandler()
+    reply = handler.handle(dict(request_, id=3))
+    assert reply["id"] == 3
+    assert reply["error"]["code"] == protocol.BAD_REQUEST, reply
+    assert where in reply["error"]["message"] and "surrogate" in reply["error"]["message"]
+    protocol.encode_frame(reply)  # encodable: the message does not quote the surrogate raw
+    assert capsys.readouterr().err == ""
+    assert handler.handle({"id": 4, "method": "ping"})["ok"] is True
+
+
+def test_a_lone_surrogate_through_handle_json_is_answered_in_utf8():
+    handler = RequestHandler()
+    text = '{"id": 5, "method": "new_match", "params": {"deck": "\\ud800"}}'
+    reply = handler.handle_json(text)
+    reply.encode("utf-8")  # what godot-python hands to Godot must be real text
+    assert strict_json(reply)["error"]["code"] == protocol.BAD_REQUEST
+    assert strict_json(handler.handle_json('{"id": "\\udfff", "method": "ping"}'))["id"] is None
+
+
+def test_a_surrogate_pair_is_text_and_is_accepted():
+    handler = RequestHandler()
+    reply = handler.handle({"id": "\U0001f600", "method": "ping"})  # from "\ud83d\ude00" in JSON
+    assert reply["ok"] is True and reply["id"] == "\U0001f600"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": 1e400, "method": "ping"}',
+        '{"id": -1e400, "method": "ping"}',
+        '{"id": NaN, "method": "ping"}',
+        '{"id": Infinity, "method": "ping"}',
+        '{"id": 1, "method": "ping", "params": {"x": -Infinity}}',
+        '{"id": 1, "method": "new_match", "params": {"seed": 1e999}}',
+    ],
+)
+def test_numbers_json_cannot_carry_are_refused_and_replies_stay_json(text):
+    handler = RequestHandler()
+    reply = strict_json(handler.handle_json(text))  # the reply itself is strict JSON
+    assert reply["ok"] is False and reply["id"] is None, reply
+    assert reply["error"]["code"] == protocol.BAD_FRAME
+    assert "number" in reply["error"]["message"]
+
+
+@pytest.mark.parametrize("bad_id", [float("inf"), float("-inf"), float("nan")])
+def test_an_id_that_is_not_a_finite_number_is_a_bad_request(bad_id):
+    reply = RequestHandler().handle({"id": bad_id, "method": "ping"})
+    assert reply["id"] is None and reply["error"]["code"] == protocol.BAD_REQUEST
+    assert "finite" in reply["error"]["message"]
+    strict_json(protocol.encode_text(reply))
+
+
+def test_a_reply_that_is_not_strict_json_is_never_sent():
+    with pytest.raises(protocol.FrameError):
+        protocol.encode_text({"id": 1, "ok": True, "result": {"x": float("nan")}})
+    with pytest.raises(protocol.FrameError):
+        protocol.encode_frame({"id": 1, "ok": True, "result": {"x": "\ud800"}})
+
+
+def _fifo(tmp_path):
+    import os
+
+    path = tmp_path / "fila.json"
+    os.mkfifo(str(path))
+    return path
+
+
+def _unblock_later(path, after):
+    """Open the FIFO for writing after ``after`` s, so a reader stuck on it is released."""
+    import contextlib
+    import os
+    import threading
+
+    def open_writer():
+        import time
+
+        time.sleep(after)
+        with contextlib.suppress(OSError):
+            os.close(os.open(str(path), os.O_RDWR))  # O_RDWR: does not wait for a reader
+
+    thread = threading.Thread(target=open_writer, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder"])
+def test_a_deck_that_is_not_a_regular_file_is_a_deck_error(tmp_path, kind):
+    import time
+
+    path = {"fifo": lambda: _fifo(tmp_path), "dev-zero": lambda: "/dev/zero",
+            "folder": lambda: tmp_path}[kind]()
+    if kind == "fifo":
+        _unblock_later(path, after=5)
+    handler = RequestHandler()
+    started = time.monotonic()
+    reply = call(handler, "new_match", deck=str(path))
+    assert time.monotonic() - started < 4, "the handler waited on the file"
+    assert reply["error"]["code"] == protocol.DECK_ERROR, reply
+    assert str(path) in reply["error"]["message"]
+    assert "regular file" in reply["error"]["message"] or "folder" in reply["error"]["message"]
+    assert handler.engine is None
+
+
+def test_slow_methods_do_their_work_without_touching_the_match():
+    """``job(request)``: what may take long (``work``) changes nothing; ``finish`` commits."""
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    before = handler.engine
+    job = handler.job({"id": 7, "method": "new_match", "params": {"seed": 2}})
+    assert job.slow
+    outcome = job.run()
+    assert handler.engine is before and handler.seed == 1  # nothing committed yet
+    reply = job.finish(outcome)
+    assert reply["id"] == 7 and reply["result"]["seed"] == 2 and handler.seed == 2
+    assert not handler.job({"id": 8, "method": "state"}).slow
+    refused = handler.job({"id": 9, "method": "nope"})
+    assert not refused.slow and refused.finish(refused.run())["error"]["code"] == "unknown_method"
+
+
+# Hypothesis itself cannot carry lone surrogates (it marks such examples invalid), so text is
+# drawn with stand-ins ("\u00a7", "\u00b6") that the test turns into "\ud800" and "\udfff".
+_SURROGATE_STAND_INS = {"\u00a7": "\ud800", "\u00b6": "\udfff"}
+_CHARS = st.one_of(st.characters(), st.sampled_from(sorted(_SURROGATE_STAND_INS)))
+_ANY_TEXT = st.text(_CHARS, max_size=8)
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+    _ANY_TEXT, st.sampled_from(["padrao", "curto", ".", "/dev/null", "\u00a7", "x\u00b6"]),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(_ANY_TEXT, inner, max_size=3)),
+    max_leaves=8,
+)
+_METHODS = st.sampled_from(["ping", "new_match", "draw", "choose", "state", "start_turn"])
+_FIELDS = st.sampled_from(["id", "token", "method", "params", "deck", "seed", "option", "key"])
+
+
+def _with_surrogates(value):
+    if isinstance(value, str):
+        for stand_in, surrogate in _SURROGATE_STAND_INS.items():
+            value = value.replace(stand_in, surrogate)
+        return value
+    if isinstance(value, list):
+        return [_with_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {_with_surrogates(k): _with_surrogates(v) for k, v in value.items()}
+    return value
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=True)
+@given(method=_METHODS, field=_FIELDS, garbage=st.one_of(_ANY_TEXT, _VALUES))
+def test_any_request_gets_a_strict_json_reply_and_no_traceback(method, field, garbage):
+    """The class behind issue 10's surrogate and NaN findings: a valid request with any one
+    field (or a param, or a param's key) replaced by garbage (lone surrogates, NaN, infinities,
+    nesting, wrong types) is answered with strict UTF-8 JSON, and no refusal reads as a bug."""
+    import contextlib
+    import io
+
+    garbage = _with_surrogates(garbage)
+    handler = RequestHandler(token="right")
+    request = {"id": 1, "token": "right", "method": method, "params": {"seed": 1}}
+    if field in request:
+        request[field] = garbage
+    elif field == "key":
+        request["params"] = {str(garbage): 1}
+    else:
+        request["params"][field] = garbage
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        reply = handler.handle(request)
+    strict_json(protocol.encode_frame(reply)[4:].decode("utf-8"))
+    if not reply["ok"]:
+        assert reply["error"]["code"] != protocol.INTERNAL_ERROR, (request, reply)
+    assert err.getvalue() == "", err.getvalue()

@@ -169,6 +169,7 @@ def test_paths_with_markup_are_printed_as_text(tmp_path, name):
 
 def test_deck_text_with_markup_prints_as_text_in_validate(tmp_path):
     data = json.loads(BUILTIN_DECKS["padrao"].read_text(encoding="utf-8"))
+    del data["modos"]  # no mode names: a new mode is legal (with modos it would be an error)
     data["cartas"][0]["modo"] = "[bold]x[/]"  # a mode with one card: a warning quoting it
     data["cartas"][1]["id"] = "[/]"
     data["cartas"][1]["opcoes"][0]["efeitos"]["[red]"] = 1

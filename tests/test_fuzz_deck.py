@@ -227,8 +227,6 @@ def test_the_deck_fuzzer_validate_finds_no_traceback_and_every_error_names_file_
 
 
 def test_the_deck_fuzzer_plays_and_lints_every_accepted_mutant(tmp_path, capsys):
-    pytest.importorskip("sorteio.wording", reason="needs the names helper's markup-safe "
-                                                  "narration and lint (branch h-names)")
     accepted = 0
     for index, path, what in _mutant_files(tmp_path):
         if run_cli(capsys, "validate", path)[0] != 0:

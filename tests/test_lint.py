@@ -69,7 +69,7 @@ def test_unreachable_levels_unserved_meters_and_blocking_drafts():
     meters = {m["meter"]: m for m in report["meters"]}
     assert meters["ambiente"]["status"] == "none" and meters["caixa"]["status"] == "ok"
     drafts = {d["card"]: d["would_cover"] for d in report["drafts_blocking"]}
-    assert "meter ambiente" in drafts["draft-amb"]
+    assert "meter a" in drafts["draft-amb"]  # the meter's display name (nome "a")
     assert report["actors"][0]["unreachable_levels"] == ["furioso", "insatisfeito", "satisfeito",
                                                          "aliado"]
     # What lint says can never be drawn, the simulator never draws.
@@ -104,3 +104,28 @@ def test_strict_lint_fails_a_deck_with_coverage_problems():
     sorteio("lint", "padrao", "--strict")
     proc = sorteio("lint", "curto", "--strict", check_code=1)
     assert "would help cover a gap" in proc.stdout or "ajudariam" in proc.stdout
+
+
+def test_lint_shows_display_names_and_its_json_carries_them(monkeypatch):
+    """Issue 8: the coverage report names meters, modes and actors as the deck does."""
+    monkeypatch.setenv("COLUMNS", "300")  # pytest leaves COLUMNS=80 to child processes
+    text = sorteio("lint", "padrao").stdout
+    for name in ("Saúde", "Meio Ambiente", "Desinformação", "Movimentos Sociais"):
+        assert name in text
+    assert "desinformacao" not in text and "movimentos_sociais" not in text
+    data = json.loads(sorteio("lint", "padrao", "--json").stdout)
+    assert {"mode": "saude", "nome": "Saúde"}.items() <= next(
+        m for m in data["modes"] if m["mode"] == "saude").items()
+    assert next(m for m in data["meters"] if m["meter"] == "educacao")["nome"] == "Educação"
+    assert next(a for a in data["actors"]
+                if a["actor"] == "latifundiarios")["nome"] == "Latifundiários"
+
+
+@pytest.mark.parametrize("deck", ["padrao", "curto"])
+def test_lint_tables_fit_80_columns_without_cutting_a_name(monkeypatch, deck):
+    monkeypatch.setenv("COLUMNS", "80")
+    text = sorteio("lint", deck).stdout
+    rows = [line for line in text.splitlines() if line[:1] in "│┃┏┡└"]
+    assert rows and max(len(line) for line in rows) <= 80
+    assert "…" not in text  # "Governab…": a name cut by the table
+    assert "Governabilidade" in text and "Latifundiários" in text

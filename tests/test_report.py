@@ -105,3 +105,44 @@ def test_html_report_of_decks_with_almost_nothing_to_draw(tmp_path, cards, actor
     result = run_sweep(deck, {"teto_obrigatorias": [2]}, matches=10, jobs=1)
     write_html(result, tmp_path / "r.html", {})
     assert (tmp_path / "r.html").read_text(encoding="utf-8").count("base64,") == 4
+
+
+@pytest.mark.plots
+def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
+    """Issue 8: the report's plots label meters and modes with the deck's names (with
+    accents), and a label with '$' is text, not mathtext."""
+    from sorteio.sim import report
+    from sorteio.wording import Names
+
+    deck = load_deck("padrao")
+    result = run_sweep(deck, {}, matches=10, seed=1, jobs=1)
+    labels = []
+    real_png = report._png
+
+    def capture(fig):
+        for ax in fig.axes:
+            labels.append(ax.get_title())
+            labels.extend(t.get_text() for t in ax.get_xticklabels())
+            legend = ax.get_legend()
+            if legend is not None:
+                labels.extend(t.get_text() for t in legend.get_texts())
+        return real_png(fig)
+
+    monkeypatch.setattr(report, "_png", capture)
+    names = Names.of(deck)
+    names.modes["cultura"] = "Cultura $x$"
+    report.write_html(result, tmp_path / "r.html", {m.id: m.inicial for m in deck.medidores},
+                      names)
+    for name in ("Saúde", "Meio Ambiente", "Desinformação", "Educação"):
+        assert name in labels, name
+    assert "saude" not in labels and "desinformacao" not in labels
+    assert r"Cultura \$x\$" in labels  # escaped: drawn as typed
+
+
+def test_sweep_json_maps_ids_to_display_names(sweep):
+    from sorteio.wording import Names
+
+    data = sweep_json(sweep, Names.of(load_deck("curto")))
+    assert data["names"]["medidores"]["saude"] == "Saúde"
+    assert data["names"]["modos"]["desinformacao"] == "Desinformação"
+    assert set(data["names"]["modos"]) == set(data["scenarios"][0]["mode_draws_per_match"])

@@ -272,9 +272,9 @@ def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served():
     from cli_run import sorteio
 
     year4 = sorteio("play", "--seed", "10091").stdout.split("Ano 4", 1)[1]
-    assert "ataque de latifundiarios -> sem carta elegível" not in year4
-    assert ("emergência de governabilidade -> lat-ataque (também atende: ataque de "
-            "latifundiarios") in year4
+    assert "ataque de Latifundiários -> sem carta elegível" not in year4
+    assert ("emergência de Governabilidade -> lat-ataque (também atende: ataque de "
+            "Latifundiários") in year4
 
 
 def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw():

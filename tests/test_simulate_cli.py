@@ -94,6 +94,7 @@ def test_a_full_disk_when_the_report_is_written_keeps_every_row(tmp_path):
     assert sorted(os.listdir(out)) == ["sweep.csv", "sweep.json"]  # no partial file left
 
 
+@pytest.mark.plots  # --out needs matplotlib, checked first
 @pytest.mark.parametrize("value", ["", "   "])
 def test_an_empty_out_folder_is_an_error(value):
     # issue 10: `--out ""` exited 0 and wrote nothing, silently.

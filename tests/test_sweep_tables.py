@@ -32,11 +32,11 @@ def test_many_scenarios_and_meters_split_over_tables_that_fit(tmp_path):
     text = _simulate("padrao", 80, "--param", "teto_obrigatorias=2..4",
                      "--param", "limite_medidor=25..35")
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
-    rows = [line for line in text.splitlines() if line.startswith("│ dignidade ")]
+    rows = [line for line in text.splitlines() if line.startswith("│ Dignidade ")]  # by name
     assert sum(line.count("±") for line in rows) == 33  # every scenario, once
 
 
 def test_a_table_that_fits_keeps_one_row_per_scenario():
     text = _simulate("padrao", 200, "--param", "teto_obrigatorias=2..4")
-    header = next(line for line in text.splitlines() if "caixa" in line)
-    assert "dignidade" in header and "governabilidade" in header
+    header = next(line for line in text.splitlines() if "Caixa" in line)  # meters by name
+    assert "Dignidade" in header and "Governabilidade" in header

@@ -15,12 +15,14 @@ signal bridge_ready(kind)
 # A match began: seed (int), deck summary (names of meters, actors, levels), snapshot.
 signal match_started(match_seed, deck, snapshot)
 # A turn began: year (int) and the mandatory list, each {"kind": "emergency"|"actor"|"meter",
-# "target": meter or actor id, "card_id": id or null}, in the order they will be drawn.
+# "target": meter or actor id, "card_id": id or null, "texto": the line to show}, in the order
+# they will be drawn.
 signal turn_started(year, mandatory)
 # A card was drawn: card (Dictionary: id, titulo, texto, modo, tipo, opcoes[...]), slot (1..7),
-# reason ({"kind": "mandatory", "obligation", "target"} or {"kind": "random", "candidates",
-# "mode_relaxed", "replaces"}), option_order (Array of option indexes in display order, GDD 05
-# §3.4: show card.opcoes[option_order[0]] first).
+# reason ({"kind": "mandatory", "obligation", "target", "texto"} or {"kind": "random",
+# "candidates", "mode_relaxed", "replaces", "texto"}; texto: why, in the designers' Portuguese
+# with the deck's names, made by Python's sorteio.wording), option_order (Array of option
+# indexes in display order, GDD 05 §3.4: show card.opcoes[option_order[0]] first).
 signal card_drawn(card, slot, reason, option_order)
 # The player's option was applied: card id, option index (into card.opcoes), meters {id: value},
 # actors {id: {"satisfaction", "level"}}.
@@ -29,7 +31,7 @@ signal option_applied(card_id, option, meters, actors)
 signal turn_ended(year, cards, short, meters)
 # The match is over: reason ("catastrophe" or "end_of_mandate"; "short": true in the ending
 # means the deck ran out of cards), ending {"reason", "year", "cards_played", "short", "meters",
-# "zeroed"}.
+# "zeroed", "texto"}.
 signal match_ended(reason, ending)
 # A saved state was loaded: snapshot, and the drawn card awaiting a choice (Dictionary or {}).
 signal state_loaded(snapshot, pending)

@@ -48,6 +48,7 @@ func _build(deck: Dictionary) -> void:
 		for width in [150, 30, 100]:
 			var label := Label.new()
 			label.rect_min_size = Vector2(width, 0)
+			label.clip_text = true  # a long name must not widen the column (and move the card)
 			_rows.add_child(label)
 			labels.append(label)
 		labels[0].text = actor["nome"]

@@ -1,10 +1,13 @@
 extends PanelContainer
 # The card: mode, title, text, why it was drawn, and its options on the sides the draw gave them
 # (GDD 05 §3.4). Clicking an option applies it. Reacts to Sorteio's signals only.
+# Layout: the card keeps its width whatever the header says (the left column has a fixed width),
+# and each option's text takes the free height of its side, so both buttons sit on one line.
 
 signal continue_requested
 
 const Texts = preload("res://scenes/texts.gd")
+const WAITING := "Esperando as regras (Python)..."
 
 # False in autoplay: the demo's controller goes on by itself.
 var show_continue := true
@@ -32,7 +35,9 @@ func _ready() -> void:
 	_title.add_color_override("font_color", Color(1.0, 0.9, 0.55))
 	_reason.add_color_override("font_color", Color(0.7, 0.7, 0.75))
 	_title.text = "Sorteio"
-	_text.text = "Esperando as regras (Python)..."
+	_text.text = WAITING
+	if Sorteio.is_bridge_failed():  # it failed before this scene connected
+		_on_error_occurred(Sorteio.bridge_error, "bridge_down")
 
 
 func _on_match_started(_match_seed: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
@@ -45,7 +50,7 @@ func _on_turn_started(year: int, mandatory: Array) -> void:
 	_title.text = "Ano %d" % year
 	var lines := []
 	for item in mandatory:
-		lines.append("- " + Texts.obligation(Sorteio.deck_info, item))
+		lines.append("- " + Texts.obligation(item))
 	_text.text = (
 		"Obrigatórias deste ano:\n" + PoolStringArray(lines).join("\n")
 		if lines
@@ -55,10 +60,10 @@ func _on_turn_started(year: int, mandatory: Array) -> void:
 
 func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_order: Array) -> void:
 	_clear()
-	_mode.text = "%s · %s" % [card["modo"], card["tipo"]]
+	_mode.text = Texts.mode_line(Sorteio.deck_info, card)
 	_title.text = card["titulo"]
 	_text.text = card["texto"]
-	_reason.text = "Por que esta carta: " + Texts.reason(Sorteio.deck_info, reason)
+	_reason.text = "Por que esta carta: " + Texts.reason(reason)
 	var sides := ["Esquerda", "Direita"]
 	for position in range(option_order.size()):
 		var index: int = option_order[position]
@@ -66,6 +71,7 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 		side.size_flags_horizontal = SIZE_EXPAND_FILL
 		var label := Label.new()
 		label.autowrap = true
+		label.size_flags_vertical = SIZE_EXPAND_FILL  # the taller text sets both sides' height
 		label.text = card["opcoes"][index]["texto"]
 		var button := Button.new()
 		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
@@ -95,7 +101,7 @@ func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 	_clear()
 	_title.text = "Fim da partida"
-	_text.text = Texts.ending(Sorteio.deck_info, ending)
+	_text.text = Texts.ending(ending)
 	if show_continue:
 		_next.text = "Nova partida"
 		_next.visible = true
@@ -107,7 +113,16 @@ func _on_state_loaded(_snapshot: Dictionary, pending: Dictionary) -> void:
 		_on_card_drawn(pending["card"], pending["slot"], pending["reason"], pending["option_order"])
 
 
+# The one place the error's own (English) message is shown; the header and the log only name
+# the code. When the rules never answered, the card says so instead of "Esperando...".
 func _on_error_occurred(message: String, code: String) -> void:
+	if code == "bridge_down":
+		_clear()
+		_title.text = "Sem as regras do sorteio"
+		_text.text = (
+			"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
+			+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+		)
 	_outcome.text = "Erro (%s): %s" % [code, message]
 
 

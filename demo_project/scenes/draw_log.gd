@@ -1,8 +1,14 @@
 extends VBoxContainer
 # A log of the draw: turns, each card with why it was drawn, the option chosen, the ending.
-# Reacts to Sorteio's signals only.
+# Reacts to Sorteio's signals only. Deck text (titles, options) is added as plain text, never as
+# BBCode: a title with "[b]" in it shows as typed.
 
 const Texts = preload("res://scenes/texts.gd")
+const HEADING := Color(1.0, 1.0, 1.0)
+const WHY := Color(0.6, 0.64, 0.69)
+const CHOSEN := Color(0.56, 0.82, 0.56)
+const ERROR := Color(1.0, 0.45, 0.4)
+const PLAIN := Color(0.88, 0.88, 0.88)
 
 var _card := {}
 
@@ -20,33 +26,41 @@ func _ready() -> void:
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
 	var count := Texts.count(mandatory.size(), "obrigatória", "obrigatórias")
-	_add("[b]Ano %d[/b] (%s)" % [year, count])
+	_add([["Ano %d" % year, HEADING], [" (%s)" % count, PLAIN]])
 
 
 func _on_card_drawn(card: Dictionary, slot: int, reason: Dictionary, _order: Array) -> void:
 	_card = card
-	var why := Texts.reason(Sorteio.deck_info, reason)
-	_add("%d. %s [color=#9aa4b0](%s)[/color]" % [slot, card["titulo"], why])
+	_add([["%d. %s " % [slot, card["titulo"]], PLAIN], ["(%s)" % Texts.reason(reason, false), WHY]])
 
 
 func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:
 	if _card.has("opcoes"):
-		_add("   [color=#8fd08f]-> %s[/color]" % _card["opcoes"][option]["texto"])
+		_add([["   -> %s" % _card["opcoes"][option]["texto"], CHOSEN]])
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
 	var played := Texts.count(cards, "carta", "cartas")
-	_add("Fim do ano %d: %s%s" % [year, played, ", turno curto" if short else ""])
+	_add([["Fim do ano %d: %s%s" % [year, played, ", turno curto" if short else ""], PLAIN]])
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
-	_add("[b]%s[/b]" % Texts.ending(Sorteio.deck_info, ending))
+	_add([[Texts.ending(ending), HEADING]])
 
 
-func _on_error_occurred(message: String, code: String) -> void:
-	_add("[color=#ff7366]Erro (%s): %s[/color]" % [code, message])
+func _on_error_occurred(_message: String, code: String) -> void:
+	_add([["Erro (%s): veja o cartão" % code, ERROR]])  # the message itself is on the card
 
 
-func _add(line: String) -> void:
-	_lines.bbcode_enabled = true
-	_lines.append_bbcode(line + "\n")
+# One line from [text, color] parts, each added as text (add_text parses no BBCode).
+func _add(parts: Array) -> void:
+	for part in parts:
+		_lines.push_color(part[1])
+		_lines.add_text(part[0])
+		_lines.pop()
+	_lines.newline()
+
+
+# The log as plain text (for tests).
+func text() -> String:
+	return _lines.text

@@ -53,11 +53,11 @@ func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> 
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
-	_year.text = Texts.ending(Sorteio.deck_info, ending)
+	_year.text = Texts.ending(ending)
 
 
-func _on_error_occurred(message: String, code: String) -> void:
+func _on_error_occurred(_message: String, code: String) -> void:
 	if code == "bridge_down":  # not "Conectando..." next to the error
 		_year.text = "Sem conexão com as regras em Python"
 	_status.add_color_override("font_color", Color(1.0, 0.45, 0.4))
-	_status.text = "Erro (%s): %s" % [code, message]
+	_status.text = "Erro (%s): veja o cartão" % code  # the message itself is on the card

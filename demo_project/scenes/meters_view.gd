@@ -54,6 +54,7 @@ func _build(deck: Dictionary) -> void:
 		var name_label := Label.new()
 		name_label.text = meter["nome"]
 		name_label.rect_min_size = Vector2(130, 0)
+		name_label.clip_text = true  # a long name must not widen the column (and move the card)
 		var bar := ProgressBar.new()
 		bar.min_value = 0
 		bar.max_value = 100

@@ -1,15 +1,7 @@
 extends Reference
-# Display texts (Portuguese) for what the draw reports. Words only: no rule is decided here.
-
-const OBLIGATIONS := {
-	"emergency": "emergência de %s",
-	"actor": "ataque de %s",
-	"meter": "%s abaixo do limite",
-}
-const ENDINGS := {
-	"catastrophe": "Catástrofe",
-	"end_of_mandate": "Fim do mandato",
-}
+# Display texts (Portuguese). The sentences about the draw (why a card came, each mandatory
+# slot, how the match ended) come made from Python (`texto`, sorteio.wording), so the demo, the
+# CLI and the editor say the same thing; here they are only put in sentence form.
 
 
 static func count(amount: int, singular: String, plural: String) -> String:
@@ -18,47 +10,33 @@ static func count(amount: int, singular: String, plural: String) -> String:
 
 
 static func name_of(deck: Dictionary, id: String) -> String:
-	for group in ["medidores", "atores", "niveis"]:
+	for group in ["medidores", "atores", "niveis", "modos"]:
 		for item in deck.get(group, []):
 			if item["id"] == id:
 				return item["nome"]
 	return id
 
 
-static func obligation(deck: Dictionary, item: Dictionary) -> String:
-	var kind: String = item.get("obligation", item.get("kind", ""))
-	var pattern: String = OBLIGATIONS.get(kind, kind + " %s")
-	return pattern % name_of(deck, str(item.get("target", "")))
+static func sentence(text: String) -> String:
+	# "obrigatória: ..." -> "Obrigatória: ..." (the first letter only: names keep their case).
+	if text.empty():
+		return text
+	return text.substr(0, 1).to_upper() + text.substr(1, text.length() - 1)
 
 
-static func reason(deck: Dictionary, why: Dictionary) -> String:
-	if why.get("kind") == "mandatory":
-		return "Obrigatória: " + obligation(deck, why)
-	var candidates := int(why.get("candidates", 0))
-	var among := count(candidates, "carta", "cartas")
-	var text := (
-		"Sorteada entre %s de modo novo" % among
-		if candidates != 1
-		else "A única carta elegível de modo novo"
-	)
-	if why.get("mode_relaxed", false):
-		text = (
-			"Sorteada entre %s (sem modo novo: regra de modo relaxada)" % among
-			if candidates != 1
-			else "A única carta elegível (sem modo novo: regra de modo relaxada)"
-		)
-	var replaced = why.get("replaces")
-	if replaced != null:
-		text += "; no lugar de: " + obligation(deck, replaced)
-	return text
+static func reason(why: Dictionary, as_sentence := true) -> String:
+	var text := str(why.get("texto", why.get("kind", "")))
+	return sentence(text) if as_sentence else text
 
 
-static func ending(deck: Dictionary, end: Dictionary) -> String:
-	var text: String = ENDINGS.get(end["reason"], str(end["reason"]))
-	if end.get("zeroed") != null:
-		text += ": %s chegou a 0" % name_of(deck, str(end["zeroed"]))
-	var played := int(end["cards_played"])
-	text += " no ano %d, %s" % [int(end["year"]), count(played, "carta jogada", "cartas jogadas")]
-	if end.get("short", false):
-		text += " (as cartas acabaram: partida curta)"
-	return text + "."
+static func obligation(item: Dictionary) -> String:
+	return str(item.get("texto", "%s %s" % [item.get("kind", ""), item.get("target", "")]))
+
+
+static func ending(end: Dictionary) -> String:
+	return sentence(str(end.get("texto", end.get("reason", "")))) + "."
+
+
+static func mode_line(deck: Dictionary, card: Dictionary) -> String:
+	# "Desinformação · comum": the mode by its display name (the deck's modos), then the type.
+	return "%s · %s" % [name_of(deck, str(card["modo"])), card["tipo"]]

@@ -16,7 +16,7 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
     an attack card (§3.3.2), an actor whose ``satisfacao_inicial`` is in the Furioso band (§5
     "Ano 1"), a mode with a single card (often a typo), a card whose option count is not the two
-    sides of the screen (GDD 05 §3.4)."""
+    sides of the screen (GDD 05 §3.4), a declared mode no playable card has."""
     ix = compile_deck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
@@ -43,6 +43,11 @@ def deck_warnings(deck: Deck) -> List[Issue]:
                 f"'{ATTACK_FUNCTION}'): "
                 f"its attack card is mandatory in the first turn, but GDD 06 §5 says \"Ano 1 ... "
                 f"nenhum ator Furioso (todos em 50)\"")))
+    used = {c.modo for c in deck.cartas if c.playable}
+    for i, mode in enumerate(deck.modos):
+        if mode.id not in used:
+            out.append(Issue(None, f"modos.{i}", f"mode '{mode.id}' ({mode.nome}) is declared "
+                                                 f"but no playable card has it"))
     modes = Counter(c.modo for c in deck.cartas)
     for i, card in enumerate(deck.cartas):
         if modes[card.modo] == 1 and card.tipo != CardType.IMPEACHMENT:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Optional, Tuple
 
 import click
-from rich.console import Console
 from rich.text import Text
 
 from .checks import validation_report
@@ -24,20 +23,16 @@ from .errors import SorteioError
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck
 from .match import POLICIES, Step, make_policy, play_match, play_turn
-from .narration import Printer, err, out
+from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
 from .state import load_state, save_state
+from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
 INTERRUPTED = 130
 BROKEN_PIPE = 128 + 13  # what a shell reports for a tool killed by SIGPIPE
-
-
-def say(console: Console, label: str, style: str, text: str) -> None:
-    """``label: text`` with ``label`` styled and ``text`` printed as is (no markup, no emoji)."""
-    console.print(Text.assemble((label, style), ": ", printable(text)), soft_wrap=True)
 
 
 DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
@@ -133,7 +128,7 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     """Play one whole match card by card: year, slot, card, why it came, option, meters."""
     _writable(save_path)
     deck = _load(deck_path)
-    printer = Printer(as_json)
+    printer = Printer(as_json, Names.of(deck))
     engine = Engine(deck, seed)
     if stop_after is None:
         ending = play_match(deck, seed, policy, observer=printer, engine=engine)
@@ -143,15 +138,16 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
         _save(engine, save_path)
     if as_json:
         click.echo(json.dumps({"seed": seed, "events": printer.events,
-                               "ending": ending.to_dict() if ending else None},
+                               "ending": ending_with_text(printer.names,
+                                                          ending.to_dict() if ending else None)},
                               ensure_ascii=False))
         return
     if ending is None:
-        out.print(f"parada após {len(engine.played)} cartas; fase {engine.phase}")
+        say(out, f"parada após {len(engine.played)} cartas; fase {engine.phase}")
     else:
         printer.match_ended(ending)
     if save_path:
-        out.print(Text(f"estado salvo em {save_path}"))
+        say(out, f"estado salvo em {save_path}")
 
 
 def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
@@ -188,10 +184,12 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
                            f"give that file with --deck")
     deck = _load(deck_path if deck_path is not None else saved_deck)
     engine = load_state(deck, state)
-    printer = Printer(as_json)
+    printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")
     chooser = make_policy(policy, seed)
+    if engine.phase != TURN_START and not as_json:  # a mid-turn save: say what is previewed
+        heading(_midturn_heading(engine))
     if engine.current is not None:  # saved with a card on screen: the player answers it first
         printer.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
     # A turn saved midway is previewed to its end; one saved with no slot left just closes.
@@ -203,6 +201,19 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
         printer.match_ended(engine.ending)
     if as_json:
         click.echo(json.dumps({"events": printer.events}, ensure_ascii=False))
+
+
+def _midturn_heading(engine: Engine) -> str:
+    """``Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)``: the preview of a save
+    made mid-turn continues a year whose heading was printed by another run."""
+    n = engine.index.n_slots
+    if engine.current is not None:
+        where = f"a carta {engine.slot} de {n}, na tela"
+    elif engine.slot < n:
+        where = f"a partir da vaga {engine.slot + 1} de {n}"
+    else:
+        where = f"as {n} vagas já preenchidas"
+    return f"Ano {engine.year}, {where} (partida salva no meio do turno)"
 
 
 @cli.command()
@@ -218,11 +229,11 @@ def validate(deck_path, as_json) -> None:
             sys.exit(BAD_INPUT)
         return
     for row in report["errors"]:
-        say(err, "error", "red", _row_text(row))
+        error_line(_row_text(row))
     if not report["valid"]:
         sys.exit(BAD_INPUT)
     for row in report["warnings"]:
-        say(err, "warning", "yellow", _row_text(row))
+        warning_line(_row_text(row))
     summary = report["summary"]
     out.print(Text(f"{report['file']}: ok — {summary['cards']} cards ({summary['playable']} "
                    f"playable), {summary['meters']} meters, {summary['actors']} actors, "
@@ -277,17 +288,17 @@ def main() -> None:
         try:
             cli.main(standalone_mode=False)
         except click.exceptions.Abort:
-            err.print("aborted")
+            say(err, "aborted")
             sys.exit(INTERRUPTED)
         except KeyboardInterrupt:
-            err.print("aborted")
+            say(err, "aborted")
             sys.exit(INTERRUPTED)
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
         except SorteioError as exc:
             for line in str(exc).splitlines():
-                say(err, "error", "red", line)
+                error_line(line)
             sys.exit(BAD_INPUT)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)

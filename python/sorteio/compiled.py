@@ -149,6 +149,9 @@ class CompiledDeck:
 
 def deck_fingerprint(deck: Deck) -> str:
     """SHA-256 (16 hex digits) of the deck's canonical JSON: ties a saved match to its deck."""
+    data = deck.model_dump(mode="json")
+    if not data["modos"]:  # a deck without mode names keeps the fingerprint it had before them
+        del data["modos"]
     with paused_gc():
-        text = json.dumps(deck.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

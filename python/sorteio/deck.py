@@ -12,6 +12,10 @@ Shapes and units:
 - cards (``cartas``): ``opcoes`` with ``efeitos`` (meter id -> delta) and ``efeitos_atores``
   (actor id -> delta); ``pre_requisitos.ano_minimo`` 1-4 (default 1, §3.1.3).
 - parameters (``parametros``): the §7 tuning parameters, each limited to its safe range.
+- modes (``modos``, optional): display names of the cards' ``modo`` ids (``{"id", "nome"}``). When
+  given, it is the deck's list of modes: a card whose ``modo`` it does not declare is an error (a
+  typo would otherwise make a new mode and change the one-per-mode rule, §3.4). When absent, each
+  mode is shown by its id. Names are for people only: the rules count modes by id.
 """
 
 from enum import Enum
@@ -101,6 +105,13 @@ class Meter(_Strict):
     inicial: Int = _bounded("inicial", 50)
 
 
+class Mode(_Strict):
+    """A mode (modo, GDD 05) and its display name (``nome``), e.g. ``saude`` -> ``Saúde``."""
+
+    id: Ident
+    nome: str = Field(min_length=1)
+
+
 class Level(_Strict):
     """A satisfaction band of an actor (GDD 07 §3.2): ``minimo``..``maximo`` inclusive, 0-100."""
 
@@ -186,6 +197,11 @@ class Deck(_Strict):
     niveis: List[Level] = Field(min_length=1)
     atores: List[Actor] = Field(default_factory=list)
     cartas: List[Card] = Field(default_factory=list)
+    modos: List[Mode] = Field(
+        default_factory=list,
+        description="display names of the cards' modes; when given, every card's modo must be "
+                    "one of them",
+    )
 
     @field_validator("niveis")
     @classmethod
@@ -275,7 +291,7 @@ def reference_issues(deck: Any) -> List[Issue]:
     whose schema may be broken: what can be read is checked, so a deck's schema errors and its
     reference errors are reported together (issue 8)."""
     issues: List[Issue] = []
-    for field in ("medidores", "niveis", "atores", "cartas"):
+    for field in ("medidores", "niveis", "atores", "cartas", "modos"):
         seen = set()
         for i, entry in _entries(deck, field):
             ident = _ident(entry)
@@ -289,10 +305,16 @@ def reference_issues(deck: Any) -> List[Issue]:
     actors = {_ident(a) for _, a in _entries(deck, "atores")}
     functions = sorted({f for _, lv in _entries(deck, "niveis")
                         for f in [_ident(lv, "funcao")] if f is not None})
+    declared = [d for _, md in _entries(deck, "modos") for d in [_ident(md)] if d is not None]
     for i, card in _entries(deck, "cartas"):
         here = f"cartas.{i}"
         card_id = _ident(card) or f"#{i}"
         kind = _card_type(card)
+        modo = _ident(card, "modo")
+        if declared and modo is not None and modo not in declared:
+            issues.append(Issue(card_id, f"{here}.modo",
+                                f"unknown mode '{modo}' (modos declares: "
+                                f"{', '.join(declared)})"))
         for field in ("ator", "funcao"):
             given = _get(card, field) is not None
             if kind == CardType.ACTOR and not given:

@@ -21,6 +21,7 @@ from typing import Dict, List
 from .compiled import CompiledDeck, compile_deck
 from .deck import ATTACK_FUNCTION, ApprovalStatus, CardType, Deck
 from .engine import YEARS
+from .wording import Names
 
 THIN_LINKED = 4  # fewer linked cards than turns in a match: one busy meter can exhaust them
 
@@ -52,8 +53,12 @@ def _reachable_levels(ix: CompiledDeck) -> List[List[int]]:
 
 
 def lint_deck(deck: Deck) -> dict:
-    """The coverage report as JSON-safe data (see the module docstring for what it checks)."""
+    """The coverage report as JSON-safe data (see the module docstring for what it checks).
+
+    Rows about modes, meters and actors carry the id and the display name (``nome``); the
+    ``problems`` sentences use the names (issue 8: people read names, files hold ids)."""
     ix = compile_deck(deck)
+    names = Names.of(deck)
     n_cards = len(ix.card_ids)
     slots = ix.n_slots
     playable = [c for c in range(n_cards) if ix.playable[c]]
@@ -98,31 +103,33 @@ def lint_deck(deck: Deck) -> dict:
     mode_years = [[0] * YEARS for _ in ix.mode_names]
     for c in playable:
         mode_years[ix.mode[c]][ix.year_min[c] - 1] += 1
-    modes = [{"mode": name, "cards": sum(mode_years[md]), "by_year": mode_years[md]}
+    modes = [{"mode": name, "nome": names.mode(name), "cards": sum(mode_years[md]),
+              "by_year": mode_years[md]}
              for md, name in enumerate(ix.mode_names)]
 
     # Linked cards per meter and year (§3.2): emergencies ask from year 2 (§5, Ano 1).
     meters = []
     for m, meter in enumerate(ix.meter_ids):
+        label = names.meter(meter)
         linked = ix.linked[m]
         by_year = [sum(1 for c in linked if ix.year_min[c] <= y) for y in range(1, YEARS + 1)]
         common_by_year = [sum(1 for c in linked if ix.year_min[c] <= y and ix.actor[c] < 0)
                           for y in range(1, YEARS + 1)]
         if not linked:
             status = "none"
-            problems.append(f"meter '{meter}': no playable linked card; its emergencies and "
+            problems.append(f"meter {label}: no playable linked card; its emergencies and "
                             f"meter obligations go to the random draw (§5)")
         elif common_by_year[1] == 0:
             status = "none before year 3" if common_by_year[2] else "actor cards only"
-            problems.append(f"meter '{meter}': no common linked card in year 2, when the first "
+            problems.append(f"meter {label}: no common linked card in year 2, when the first "
                             f"emergency can come (§3.3.1)")
         elif by_year[-1] < THIN_LINKED:
             status = "thin"
-            problems.append(f"meter '{meter}': only {by_year[-1]} linked card(s); one meter in "
+            problems.append(f"meter {label}: only {by_year[-1]} linked card(s); one meter in "
                             f"crisis can use them up")
         else:
             status = "ok"
-        meters.append({"meter": meter, "linked": len(linked), "by_year": by_year,
+        meters.append({"meter": meter, "nome": label, "linked": len(linked), "by_year": by_year,
                        "common_by_year": common_by_year, "status": status})
 
     # Actor cards per level function (GDD 07 §3.2).
@@ -137,19 +144,21 @@ def lint_deck(deck: Deck) -> dict:
         if fn in actor_counts[a]:
             actor_counts[a][fn] += 1
         if fn not in reachable_fns[a]:
-            unreachable_cards[c] = (f"actor '{ix.actor_ids[a]}' never reaches a level calling "
-                                    f"for '{fn}' with this deck's effects")
+            unreachable_cards[c] = (f"actor {names.actor(ix.actor_ids[a])} never reaches a "
+                                    f"level calling for '{fn}' with this deck's effects")
     actors = []
     for a, actor in enumerate(ix.actor_ids):
+        label = names.actor(actor)
         counts = actor_counts[a]
         reach = reach_levels[a]
         missing = [fn for fn in functions if not counts[fn]]
         unreachable = [ix.level_ids[li] for li in range(len(ix.level_ids)) if li not in reach]
         if not counts.get(ATTACK_FUNCTION):
-            problems.append(f"actor '{actor}': no playable attack card; when Furioso its "
+            problems.append(f"actor {label}: no playable attack card; when Furioso its "
                             f"mandatory slot goes to the random draw (§3.3.2, §5)")
-        actors.append({"actor": actor, "functions": counts, "missing": missing,
-                       "unreachable_levels": unreachable})
+        actors.append({"actor": actor, "nome": label, "functions": counts, "missing": missing,
+                       "unreachable_levels": unreachable,
+                       "unreachable_level_names": [names.level(lv) for lv in unreachable]})
 
     never = []
     for c, card in enumerate(deck.cartas):
@@ -171,12 +180,12 @@ def lint_deck(deck: Deck) -> dict:
     for c, card in enumerate(deck.cartas):
         if card.aprendizado.status == ApprovalStatus.APPROVED or card.tipo == CardType.IMPEACHMENT:
             continue
-        covers = [f"meter {ix.meter_ids[m]}" for m in ix.links[c]
+        covers = [f"meter {names.meter(ix.meter_ids[m])}" for m in ix.links[c]
                   if ix.meter_ids[m] in gaps_meters]
         year = card.pre_requisitos.ano_minimo
         covers += [f"year {y} slots" for y in sorted(short_years) if year <= y]
         if card.ator in no_attack and card.funcao == ATTACK_FUNCTION:
-            covers.append(f"attack of {card.ator}")
+            covers.append(f"attack of {names.actor(card.ator)}")
         if covers:
             drafts.append({"card": card.id, "would_cover": covers})
     if drafts:
@@ -200,55 +209,67 @@ def lint_deck(deck: Deck) -> dict:
 
 
 def print_report(report: dict, source: str, console) -> None:
-    """The report as rich tables on ``console``."""
+    """The report as rich tables on ``console``, with display names. Every cell and line is a
+    ``Text`` or a plain string printed without markup: a deck's ids and names are user data."""
     from rich.table import Table
+    from rich.text import Text
+
+    def flag(text: str, bad: bool) -> Text:
+        return Text(text, style="yellow" if bad else "")
+
+    def keep_names(table: Table, names: List[str]) -> None:
+        # In a narrow terminal a name wraps between its words but no word is cut ("Governab…").
+        words = [len(w) for n in names for w in n.split()]
+        table.columns[0].min_width = min(30, max([*words, 4]))
 
     p = report["parameters"]
-    console.print(f"[bold]{source}[/]: {report['playable']} playable of {report['cards']} cards "
-                  f"for {report['slots_per_match']} slots ({p['cartas_por_turno']} per turn)",
-                  soft_wrap=True)
+    console.print(Text.assemble((source, "bold"), f": {report['playable']} playable of "
+                                f"{report['cards']} cards for {report['slots_per_match']} slots "
+                                f"({p['cartas_por_turno']} per turn)"), soft_wrap=True)
     t = Table("ano", "novas", "comuns até o ano", "de ator até o ano", "necessárias", "modos",
               "situação", title="Cartas jogáveis por ano (§3.1.3, §5)")
     for y in report["years"]:
-        style = "" if y["status"] == "ok" else "[yellow]"
         t.add_row(str(y["year"]), str(y["new"]), str(y["common_available"]),
                   str(y["actor_available"]), str(y["need"]), str(y["modes"]),
-                  f"{style}{y['status']}")
+                  flag(y["status"], y["status"] != "ok"))
     console.print(t)
     t = Table("modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4", title="Cartas por modo (§3.4)")
+    keep_names(t, [m.get("nome", m["mode"]) for m in report["modes"]])
     for m in report["modes"]:
-        t.add_row(m["mode"], str(m["cards"]), *(str(v) for v in m["by_year"]))
+        t.add_row(Text(m.get("nome", m["mode"])), str(m["cards"]), *(str(v) for v in m["by_year"]))
     console.print(t)
     t = Table("medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4",
               "situação", title="Cartas ligadas por medidor (§3.2, §3.3.1, §3.3.3)")
+    keep_names(t, [m.get("nome", m["meter"]) for m in report["meters"]])
     for m in report["meters"]:
-        style = "" if m["status"] == "ok" else "[yellow]"
-        t.add_row(m["meter"], str(m["linked"]), *(str(v) for v in m["by_year"]),
-                  f"{style}{m['status']}")
+        t.add_row(Text(m.get("nome", m["meter"])), str(m["linked"]),
+                  *(str(v) for v in m["by_year"]), flag(m["status"], m["status"] != "ok"))
     console.print(t)
     if report["actors"]:
         fns = list(report["actors"][0]["functions"])
-        t = Table("ator", *fns, "níveis inalcançáveis",
+        t = Table("ator", *fns, "níveis fora de alcance",
                   title="Cartas de ator por função (GDD 07 §3.2)")
+        keep_names(t, [a.get("nome", a["actor"]) for a in report["actors"]])
         for a in report["actors"]:
-            t.add_row(a["actor"], *(("[yellow]0" if not a["functions"][f] else
-                                     str(a["functions"][f])) for f in fns),
-                      ", ".join(a["unreachable_levels"]) or "-")
+            levels = a.get("unreachable_level_names", a["unreachable_levels"])
+            t.add_row(Text(a.get("nome", a["actor"])),
+                      *(flag(str(a["functions"][f]), not a["functions"][f]) for f in fns),
+                      Text(", ".join(levels) or "-"))
         console.print(t)
     if report["never_drawn"]:
         t = Table("carta", "por quê", title="Nunca sorteadas")
         for n in report["never_drawn"]:
-            t.add_row(n["card"], n["reason"])
+            t.add_row(Text(n["card"]), Text(n["reason"]))
         console.print(t)
     if report["drafts_blocking"]:
         t = Table("rascunho", "ajudaria a cobrir",
                   title="Rascunhos que ajudariam a cobrir lacunas se aprovados (D-102)")
         for d in report["drafts_blocking"]:
-            t.add_row(d["card"], ", ".join(d["would_cover"]))
+            t.add_row(Text(d["card"]), Text(", ".join(d["would_cover"])))
         console.print(t)
     if report["problems"]:
-        console.print("[bold]Problemas:[/]")
+        console.print(Text("Problemas:", style="bold"))
         for line in report["problems"]:
-            console.print(f"  [yellow]•[/] {line}", soft_wrap=True)
+            console.print(Text.assemble("  ", ("•", "yellow"), " ", line), soft_wrap=True)
     else:
-        console.print("[green]Nenhum problema de cobertura.[/]")
+        console.print(Text("Nenhum problema de cobertura.", style="green"))

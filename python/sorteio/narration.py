@@ -1,20 +1,38 @@
 """How the CLI tells a match to a designer, in Portuguese: why each card came (§3.3, §3.4, §5),
-the option chosen, the meters after it. ``--json`` output keeps the engine's own dicts instead."""
+the option chosen, the meters after it, with the deck's display names (``wording.py``).
+``--json`` output keeps the engine's own dicts, each reason with its ``texto``.
+
+Every console here is made with ``markup=False``: a deck's titles, ids and texts are user data
+and print as they are (``[bold]`` in a card title is text, not a style); styles are applied with
+``rich.text.Text``, never with markup in an f-string.
+"""
 
 from typing import List, Optional
 
 from rich.console import Console
+from rich.text import Text
 
+from .jsonfile import printable
 from .match import MatchObserver, Step
-from .results import CATASTROPHE, MatchEnd, TurnEnd, TurnStart
+from .results import MatchEnd, TurnEnd, TurnStart
+from .wording import (
+    Names,
+    card_mode_text,
+    ending_text,
+    meters_text,
+    obligations_with_texts,
+    reason_text,
+    with_texts,
+)
 
-OBLIGATION = {"emergency": "emergência de", "actor": "ataque de", "meter": "medidor baixo:"}
+RULE_WIDTH = 76
 
 
 def console(stderr: bool = False) -> Console:
-    """A console that does not cut lines at 80 columns when the output is piped to a file."""
+    """A console that prints text, never markup, and does not cut lines at 80 columns when the
+    output is piped to a file (in a terminal rich wraps at word boundaries)."""
     probe = Console(stderr=stderr)
-    return Console(stderr=stderr, highlight=False,
+    return Console(stderr=stderr, highlight=False, markup=False, emoji=False,
                    width=None if probe.is_terminal else 200)
 
 
@@ -22,92 +40,87 @@ out = console()
 err = console(stderr=True)
 
 
-def heading(text: str) -> None:
+def styled(*parts) -> Text:
+    """``Text`` from plain strings and ``(text, style)`` pairs; nothing is parsed as markup."""
+    return Text.assemble(*parts)
+
+
+def say(console_: Console, *parts) -> None:
+    """Print one line of text; in a terminal it wraps at word boundaries, in a file it is kept
+    whole (a file reader has no width)."""
+    console_.print(styled(*parts), soft_wrap=not console_.is_terminal)
+
+
+def error_line(message: str) -> None:
+    """``error: ...`` on stderr, the message as one line of text (``jsonfile.printable``: no
+    control character or lone surrogate from a user file reaches the terminal)."""
+    say(err, ("error", "red"), ": ", printable(message))
+
+
+def warning_line(message: str) -> None:
+    """``warning: ...`` on stderr, the message as one line of text (see ``error_line``)."""
+    say(err, ("warning", "yellow"), ": ", printable(message))
+
+
+def heading(text: str, console_: Optional[Console] = None) -> None:
     """A section rule; in a file, a fixed-width one rather than one as wide as the page."""
-    if out.is_terminal:
-        out.rule(text)
+    console_ = console_ or out
+    if console_.is_terminal:
+        console_.rule(Text(text))
     else:
-        out.print(f"── {text} " + "─" * max(3, 76 - len(text)))
-
-
-def obligation_text(kind: str, target: str) -> str:
-    return f"{OBLIGATION.get(kind, kind)} {target}"
-
-
-def describe(reason: dict, card: Optional[dict] = None) -> str:
-    """One line saying why a card was drawn. With ``card``, a meter obligation also names the
-    option that raises the meter (what makes the card linked to it, §3.2)."""
-    kind = reason["kind"]
-    if kind == "mandatory":
-        text = "obrigatória: " + obligation_text(reason["obligation"], reason["target"])
-        if card is not None and reason["obligation"] != "actor":
-            raising = [o["texto"] for o in card["opcoes"]
-                       if o["efeitos"].get(reason["target"], 0) > 0]
-            if raising:
-                text += f" (a opção «{raising[0]}» sobe {reason['target']})"
-        return text
-    if kind == "scene":
-        return "cena de impeachment (fora das vagas)"
-    if reason["mode_relaxed"]:
-        text = f"sorteada entre {reason['candidates']} elegíveis (nenhum modo novo: regra relaxada)"
-    else:
-        text = f"sorteada entre {reason['candidates']} elegíveis de modo novo"
-    replaced = reason.get("replaces")
-    if replaced:
-        lost = obligation_text(replaced["kind"], replaced["target"])
-        text += f", no lugar da obrigatória {lost} (sem carta elegível, §5)"
-    return text
-
-
-def ending_text(ending: MatchEnd) -> str:
-    what = (f"catástrofe: {ending.zeroed} chegou a 0" if ending.reason == CATASTROPHE
-            else "fim do mandato")
-    return (f"{what} ({ending.reason}) no ano {ending.year}, {ending.cards_played} cartas"
-            + (" (partida curta: faltaram cartas elegíveis)" if ending.short else ""))
+        console_.print(Text(f"── {text} " + "─" * max(3, RULE_WIDTH - len(text))), soft_wrap=True)
 
 
 class Printer(MatchObserver):
-    """Prints a match card by card, or collects it for ``--json`` in ``events``."""
+    """Prints a match card by card with ``names`` (``Names.of(deck)``), or collects it for
+    ``--json`` in ``events`` (each draw's reason with its ``texto``)."""
 
-    def __init__(self, as_json: bool) -> None:
+    def __init__(self, as_json: bool, names: Names, console_: Optional[Console] = None) -> None:
         self.as_json = as_json
+        self.names = names
+        self.console = console_ or out
         self.events: List[dict] = []
 
+    def heading(self, text: str) -> None:
+        heading(text, self.console)
+
     def turn_started(self, turn: TurnStart) -> None:
+        data = turn.to_dict()
+        data["mandatory"] = obligations_with_texts(self.names, data["mandatory"])
         if self.as_json:
-            self.events.append({"event": "turn_started", **turn.to_dict()})
+            self.events.append({"event": "turn_started", **data})
             return
-        heading(f"Ano {turn.year}")
-        for ob in turn.mandatory:
-            card = ob.card_id or "sem carta elegível: a vaga vai ao sorteio (§5)"
-            # §5 "Mesma carta atende duas obrigações": the others this card serves, counted once.
-            also = ", ".join(obligation_text(k, t) for k, t in ob.merged)
-            also = f" (também atende: {also}; conta uma vez, §5)" if also else ""
-            out.print(f"  obrigatória: {obligation_text(ob.kind, ob.target)} -> {card}{also}")
+        self.heading(f"Ano {turn.year}")
+        for ob in data["mandatory"]:
+            say(self.console, "  obrigatória: ", ob["texto"])
 
     def card_played(self, step: Step) -> None:
         draw, choice = step
         if self.as_json:
-            self.events.append({"event": "card_played", "draw": draw.to_dict(),
+            self.events.append({"event": "card_played",
+                                "draw": with_texts(self.names, draw.to_dict()),
                                 "choice": choice.to_dict()})
             return
         card = draw.card
-        out.print(f"[bold]{draw.year}.{draw.slot}[/] {card['id']} «{card['titulo']}» "
-                  f"[dim]({card['modo']}; {describe(draw.reason, card)})[/]", soft_wrap=True)
-        option = card["opcoes"][choice.option]["texto"]
-        meters = " ".join(f"{k}={v}" for k, v in choice.meters.items())
-        out.print(f"    → {option}", soft_wrap=True)
-        out.print(f"    [dim]{meters}[/]", soft_wrap=True)
+        why = reason_text(self.names, draw.reason, card)
+        say(self.console, (f"{draw.year}.{draw.slot}", "bold"),
+            f" {card['id']} «{card['titulo']}» ",
+            (f"({card_mode_text(self.names, card)}; {why})", "dim"))
+        say(self.console, "    → ", card["opcoes"][choice.option]["texto"])
+        say(self.console, "    ", (meters_text(self.names, choice.meters), "dim"))
 
     def turn_ended(self, end: TurnEnd) -> None:
         if self.as_json:
             self.events.append({"event": "turn_ended", **end.to_dict()})
         elif end.short:
-            out.print(f"  [yellow]turno curto: {end.cards} cartas (§5)[/]")
+            say(self.console, ("  turno curto: ", "yellow"), (f"{end.cards} cartas (§5)", "yellow"))
 
     def match_ended(self, ending: MatchEnd) -> None:
         if self.as_json:
-            self.events.append({"event": "match_ended", **ending.to_dict()})
+            self.events.append({"event": "match_ended",
+                                **ending.to_dict(), "texto": ending_text(self.names,
+                                                                         ending.to_dict())})
             return
-        heading("Fim")
-        out.print(ending_text(ending), soft_wrap=True)
+        self.heading("Fim")
+        say(self.console, ending_text(self.names, ending.to_dict()))
+

@@ -17,15 +17,27 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
 - ``load`` [``state``: a dict from save] -> same as ``state``
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
+
+Texts for people come from ``sorteio.wording``, with the deck's names: every ``reason`` (of
+``draw`` and ``pending``) carries ``texto`` (``obrigatória: emergência de Dignidade ...``), every
+``turn.mandatory`` row and every ``ending`` too; the deck summary lists ``modos`` ``[{id, nome}]``.
+
+Slow work stays off the socket server's event loop: ``job(request)`` splits a request into
+``work`` (what may take long: read a deck file, compile a big deck; it touches no handler state,
+so it may run in another thread) and ``finish`` (commit and reply, in the handler's own thread).
+``handle(request)`` runs both in place. Methods listed in ``_background`` are split that way;
+every other method runs whole in ``finish``.
 """
 
 import hmac
+import math
 import secrets
 import sys
 import traceback
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 from ..loader import DeckError, SorteioError, load_deck
+from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
 
 PROTOCOL_VERSION = 1
@@ -49,8 +61,16 @@ def _default_engine_cls() -> Any:
     return FastEngine
 
 
-def _scalar_id(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float))
+def _id_problem(value: Any) -> Optional[str]:
+    """Why ``value`` cannot be echoed back as a request id (None when it can)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "'id' must be a finite number, a string or null"
+    if isinstance(value, str) and protocol.lone_surrogate(value):
+        return "'id' must be valid text (it holds a lone surrogate)"
+    if value is None or isinstance(value, (str, int, float)):
+        return None
+    # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
+    return "'id' must be a number, a string or null"
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -58,7 +78,8 @@ def _dict(value: Any) -> Optional[Dict[str, Any]]:
 
 
 def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
-    """What a display needs to know about a deck: names of meters, actors and levels."""
+    """What a display needs to know about a deck: names of meters, actors, levels and modes
+    (``modos``: every mode the cards use, named by the deck's ``modos`` or by its id)."""
     return {
         "nome": deck.nome,
         "source": source,
@@ -85,7 +106,70 @@ def deck_summary(deck: Any, source: Optional[str]) -> Dict[str, Any]:
             }
             for lv in deck.niveis
         ],
+        "modos": Names.of(deck).mode_list(),
     }
+
+
+def describe(deck: Any, source: Optional[str], engine: Any, seed: Optional[int]) -> Dict[str, Any]:
+    """The ``state`` result of a match (also what ``load`` answers); the pending card's reason
+    and the ending carry their ``texto`` (``sorteio.wording``)."""
+    names = Names.of(deck)
+    return {
+        "seed": seed,
+        "deck": deck_summary(deck, source),
+        # The card awaiting a choice is the engine's own (saved with it), not a copy.
+        "pending": with_texts(names, _dict(engine.current)),
+        "ending": ending_with_text(names, _dict(engine.ending)),
+        "snapshot": engine.snapshot(),
+    }
+
+
+class Outcome(NamedTuple):
+    """What ``Job.run`` gives ``Job.finish``: the work's value, or the exception it raised."""
+
+    value: Any = None
+    error: Optional[BaseException] = None
+
+
+class Job:
+    """One request, split so that a server need not block on it (see the module docstring).
+
+    ``slow``: True when ``work`` may take long (the socket server then runs it in a thread with a
+    time bound); ``run()`` never raises; ``finish(outcome)`` returns the reply and never raises.
+    """
+
+    def __init__(
+        self,
+        handler: "RequestHandler",
+        request_id: Any,
+        work: Optional[Callable[[], Any]] = None,
+        commit: Optional[Callable[[Any], Dict[str, Any]]] = None,
+        reply: Optional[Dict[str, Any]] = None,
+    ) -> None:
+        self.handler = handler
+        self.request_id = request_id
+        self.slow = work is not None
+        self._work = work
+        self._commit = commit
+        self._reply = reply
+
+    def run(self) -> Outcome:
+        if self._work is None:
+            return Outcome()
+        try:
+            return Outcome(self._work())
+        except Exception as exc:
+            return Outcome(error=exc)
+
+    def finish(self, outcome: Outcome) -> Dict[str, Any]:
+        if self._reply is not None:
+            return self._reply
+        if outcome.error is not None:
+            return self.handler.error_reply(self.request_id, outcome.error)
+        try:
+            return protocol.ok_reply(self.request_id, self._commit(outcome.value))
+        except Exception as exc:
+            return self.handler.error_reply(self.request_id, exc)
 
 
 class RequestHandler:
@@ -102,6 +186,7 @@ class RequestHandler:
         self._engine_cls = engine_cls
         self.deck: Any = None
         self.deck_source: Optional[str] = None
+        self.names: Names = Names({}, {}, {}, {})
         self.engine: Any = None
         self.seed: Optional[int] = None
         self._methods: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
@@ -113,6 +198,14 @@ class RequestHandler:
             "save": self._save,
             "load": self._load,
             "state": self._state,
+        }
+        # Methods whose slow part runs off the socket server's event loop: name -> (work, finish).
+        # ``work(params)`` may take long and must not touch ``self``; ``finish(work's value)``
+        # commits and returns the result (the identity for a method that changes nothing, such as
+        # checking a deck). Each is also in ``_methods`` (run whole, in place).
+        self._background: Dict[str, Tuple[Callable[[Dict[str, Any]], Any], Callable]] = {
+            "new_match": (self._prepare_new_match, self._start_match),
+            "load": (self._prepare_load, self._start_match),
         }
 
     @property
@@ -137,25 +230,38 @@ class RequestHandler:
             )
 
     def handle(self, request: Any) -> Dict[str, Any]:
-        """Answer one decoded request. Never raises."""
+        """Answer one decoded request, all in the calling thread. Never raises."""
+        job = self.job(request)
+        return job.finish(job.run())
+
+    def job(self, request: Any) -> Job:
+        """Check one decoded request and split it into a ``Job``. Never raises; a refused
+        request gives a job whose ``finish`` returns the error reply."""
         request_id = request.get("id") if isinstance(request, dict) else None
-        if not _scalar_id(request_id):
-            # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
-            message = "'id' must be a number, a string or null"
-            return protocol.error_reply(None, protocol.BAD_REQUEST, message)
+        problem = _id_problem(request_id)
+        if problem is not None:
+            return Job(self, None, reply=protocol.error_reply(None, protocol.BAD_REQUEST, problem))
         try:
             method, params = self._check(request)
-            return protocol.ok_reply(request_id, self._methods[method](params))
         except RequestError as exc:
+            return Job(self, request_id, reply=self.error_reply(request_id, exc))
+        if method in self._background:
+            work, finish = self._background[method]
+            return Job(self, request_id, work=lambda: work(params), commit=finish)
+        return Job(self, request_id, commit=lambda _: self._methods[method](params))
+
+    def error_reply(self, request_id: Any, exc: BaseException) -> Dict[str, Any]:
+        """The reply for an exception raised while answering; a bug is printed, not fatal."""
+        if isinstance(exc, RequestError):
             return protocol.error_reply(request_id, exc.code, str(exc))
-        except DeckError as exc:
+        if isinstance(exc, DeckError):
             return protocol.error_reply(request_id, protocol.DECK_ERROR, str(exc))
-        except SorteioError as exc:
+        if isinstance(exc, SorteioError):
             return protocol.error_reply(request_id, protocol.RULE_ERROR, str(exc))
-        except Exception as exc:  # a bug must not take the bridge down
-            traceback.print_exc(file=sys.stderr)
-            message = f"{type(exc).__name__}: {exc}"
-            return protocol.error_reply(request_id, protocol.INTERNAL_ERROR, message)
+        # A bug must not take the bridge down.
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+        message = f"{type(exc).__name__}: {exc}"
+        return protocol.error_reply(request_id, protocol.INTERNAL_ERROR, message)
 
     def authorized(self, request: Any) -> bool:
         """True when no token is required or the request carries the right one."""
@@ -164,13 +270,23 @@ class RequestHandler:
         token = request.get("token") if isinstance(request, dict) else None
         if not isinstance(token, str):
             return False
-        return hmac.compare_digest(token.encode("utf-8"), self.token.encode("utf-8"))
+        # surrogatepass: a token holding a lone surrogate is simply a wrong token.
+        given = token.encode("utf-8", "surrogatepass")
+        return hmac.compare_digest(given, self.token.encode("utf-8", "surrogatepass"))
 
     def _check(self, request: Any) -> Any:
         if not isinstance(request, dict):
             raise RequestError(protocol.BAD_REQUEST, "a request must be a JSON object")
         if not self.authorized(request):
             raise RequestError(protocol.UNAUTHORIZED, "missing or wrong token")
+        surrogate = protocol.lone_surrogate({k: v for k, v in request.items() if k != "token"})
+        if surrogate is not None:
+            where, escape = surrogate
+            raise RequestError(
+                protocol.BAD_REQUEST,
+                f"'{where}' is not valid text: it holds a lone surrogate ({escape}); a JSON "
+                "\\u escape of a surrogate must be one of a pair",
+            )
         method = request.get("method")
         if not isinstance(method, str):
             raise RequestError(protocol.BAD_REQUEST, "a request needs a 'method' string")
@@ -200,7 +316,10 @@ class RequestHandler:
         return self.engine
 
     def _ending(self) -> Optional[Dict[str, Any]]:
-        return _dict(self.engine.ending)
+        return ending_with_text(self.names, _dict(self.engine.ending))
+
+    def _draw_dict(self, drawn: Any) -> Optional[Dict[str, Any]]:
+        return with_texts(self.names, _dict(drawn))
 
     def _snapshot(self) -> Dict[str, Any]:
         return self.engine.snapshot()
@@ -223,6 +342,16 @@ class RequestHandler:
         return {"pong": True, "protocol": PROTOCOL_VERSION}
 
     def _new_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        return self._start_match(self._prepare_new_match(params))
+
+    def _start_match(self, prepared: Tuple[Any, ...]) -> Dict[str, Any]:
+        # The commit of new_match / load: swap the whole match at once; the result was built
+        # with it.
+        self.deck, self.deck_source, self.engine, self.seed, result = prepared
+        self.names = Names.of(self.deck)
+        return result
+
+    def _prepare_new_match(self, params: Dict[str, Any]) -> Tuple[Any, ...]:
         source = params.get("deck")
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "'deck' must be a path, a name or null")
@@ -235,22 +364,22 @@ class RequestHandler:
             )
         deck = load_deck(source or None)
         engine = self.engine_cls(deck, seed=seed)
-        self.deck, self.deck_source, self.engine = deck, source or None, engine
-        self.seed = seed
-        return {
+        result = {
             "seed": seed,
-            "deck": deck_summary(deck, self.deck_source),
-            "snapshot": self._snapshot(),
+            "deck": deck_summary(deck, source or None),
+            "snapshot": engine.snapshot(),
         }
+        return deck, source or None, engine, seed, result
 
     def _start_turn(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        turn = self._engine().start_turn()
-        return {"turn": turn.to_dict(), "snapshot": self._snapshot()}
+        turn = self._engine().start_turn().to_dict()
+        turn["mandatory"] = obligations_with_texts(self.names, turn["mandatory"])
+        return {"turn": turn, "snapshot": self._snapshot()}
 
     def _draw(self, params: Dict[str, Any]) -> Dict[str, Any]:
         engine = self._engine()
         drawn = engine.draw()
-        draw = _dict(drawn)
+        draw = self._draw_dict(drawn)
         turn_end = None if drawn is not None else _dict(engine.last_turn_end)
         return {
             "draw": draw,
@@ -276,6 +405,9 @@ class RequestHandler:
         return {"state": state}
 
     def _load(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        return self._start_match(self._prepare_load(params))
+
+    def _prepare_load(self, params: Dict[str, Any]) -> Tuple[Any, ...]:
         state = params.get("state")
         if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
             raise RequestError(protocol.BAD_REQUEST, "'state' must be a dict returned by save")
@@ -290,18 +422,9 @@ class RequestHandler:
         deck = load_deck(source or None)
         engine = self.engine_cls.from_state(deck, state["engine"])
         seed = state.get("seed")
-        self.deck, self.deck_source, self.engine = deck, source or None, engine
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
-        self.seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
-        return self._state({})
+        seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
+        return deck, source or None, engine, seed, describe(deck, source or None, engine, seed)
 
     def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        self._engine()
-        return {
-            "seed": self.seed,
-            "deck": deck_summary(self.deck, self.deck_source),
-            # The card awaiting a choice is the engine's own (saved with it), not a copy.
-            "pending": _dict(self.engine.current),
-            "ending": self._ending(),
-            "snapshot": self._snapshot(),
-        }
+        return describe(self.deck, self.deck_source, self._engine(), self.seed)

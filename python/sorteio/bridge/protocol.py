@@ -8,11 +8,16 @@ Reply:   ``{"id": n, "ok": true, "result": {...}}``
       or ``{"id": n, "ok": false, "error": {"code": "...", "message": "..."}}``
 
 The in-process bridge (godot-python) exchanges the same JSON texts without the length prefix.
+Both ways the JSON is strict (RFC 8259): ``NaN``/``Infinity`` and numbers beyond a double's range
+(``1e400``) are refused on the way in and never written on the way out, and text is real Unicode
+(a lone surrogate such as ``"\\ud800"`` is refused by the handler, naming the field).
 """
 
 import json
+import math
+import re
 import struct
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 HEADER = struct.Struct(">I")
 HEADER_SIZE = HEADER.size
@@ -26,6 +31,7 @@ UNKNOWN_METHOD = "unknown_method"
 NO_MATCH = "no_match"  # a match method before new_match / load
 DECK_ERROR = "deck_error"  # the deck file cannot be used
 RULE_ERROR = "rule_error"  # the engine refused (wrong phase, bad option, bad state)
+TIMEOUT = "timeout"  # slow work (a deck read or compiled) passed the server's time bound
 INTERNAL_ERROR = "internal_error"  # a bug: reported, never fatal to the server
 
 
@@ -41,18 +47,24 @@ class FrameError(Exception):
 
 
 def encode_text(message: Dict[str, Any]) -> str:
-    """``message`` as compact JSON text (accents kept as is); ``FrameError`` when it cannot be
-    encoded (e.g. a request id echoed back that is nested too deeply)."""
+    """``message`` as compact, strict JSON text (accents kept as is) that is valid UTF-8;
+    ``FrameError`` when it cannot be (nested too deeply, a NaN or infinite number, a lone
+    surrogate in a string), so a reply is never something Godot's JSON parser cannot read."""
     try:
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text.encode("utf-8")  # a lone surrogate cannot be: refuse it here, not at the socket
     except RecursionError:
         raise FrameError("reply cannot be encoded: nested too deeply") from None
+    except UnicodeEncodeError:
+        raise FrameError("reply cannot be encoded: text with a lone surrogate") from None
     except (TypeError, ValueError) as exc:
         raise FrameError(f"reply cannot be encoded: {exc}") from None
+    return text
 
 
 def encode_frame(message: Dict[str, Any]) -> bytes:
-    """JSON-encode ``message`` (UTF-8, accents kept as is) and prefix its byte length."""
+    """JSON-encode ``message`` (UTF-8, accents kept as is) and prefix its byte length;
+    ``FrameError`` as ``encode_text``, or when the body exceeds ``MAX_FRAME``."""
     body = encode_text(message).encode("utf-8")
     if len(body) > MAX_FRAME:
         raise FrameError(f"frame of {len(body)} bytes exceeds the {MAX_FRAME}-byte limit")
@@ -79,16 +91,88 @@ def decode_body(body: bytes) -> Any:
     return decode_text(text)
 
 
+class _NotJsonNumber(ValueError):
+    pass
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJsonNumber(f"the number {name} is not JSON")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NotJsonNumber(f"the number {literal} is beyond a double's range")
+    return value
+
+
 def decode_text(text: str) -> Any:
-    """JSON text to a Python value; ``FrameError`` when it is not JSON, or JSON that Python
-    refuses to read: nested too deeply (``RecursionError``) or an integer of thousands of digits
-    (``ValueError``: "Exceeds the limit (4300 digits)")."""
+    """Strict JSON text to a Python value; ``FrameError`` when it is not JSON (``NaN`` and
+    ``Infinity`` included: Python reads them, JSON and Godot do not), or JSON that cannot be used:
+    nested too deeply (``RecursionError``), an integer of thousands of digits (``ValueError``:
+    "Exceeds the limit (4300 digits)") or a number beyond a double's range (``1e400``, which would
+    be echoed back as ``Infinity``)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except RecursionError:
         raise FrameError("frame is not usable JSON: nested too deeply") from None
+    except _NotJsonNumber as exc:
+        raise FrameError(f"frame is not usable JSON: {exc}") from None
     except ValueError as exc:  # JSONDecodeError included
         raise FrameError(f"frame is not JSON: {exc}") from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value: Any) -> Optional[Tuple[str, str]]:
+    """The first string (a key or a value) in decoded JSON that holds a lone surrogate, as
+    ``(field path, the code point written as an escape)``, or None. JSON's ``\\ud800`` escape
+    decodes to one; no UTF-8 text can carry it (a file name, a reply). Walks without recursion,
+    so any depth ``json`` accepted is fine; paths are built only once one is found."""
+    if not _has_lone_surrogate(value):
+        return None
+    for path, text in _strings(value):
+        found = _SURROGATE.search(text)
+        if found:
+            return ".".join(path) or "(request)", f"\\u{ord(found.group()):04x}"
+    return None  # not reached: the first pass found one
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    # The fast pass over every request: no paths, ASCII strings skipped at C speed.
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    search = _SURROGATE.search
+    while stack:
+        item = pop()
+        if isinstance(item, str):
+            if not item.isascii() and search(item):
+                return True
+        elif isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and not key.isascii() and search(key):
+                    return True
+            extend(item.values())
+        elif isinstance(item, list):
+            extend(item)
+    return False
+
+
+def _strings(value: Any) -> Iterator[Tuple[Tuple[str, ...], str]]:
+    stack = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                yield path, item
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+                    yield path, key
+                stack.append(((*path, _printable(key)), child))
+        elif isinstance(item, list):
+            stack.extend(((*path, str(n)), child) for n, child in enumerate(item))
 
 
 def error_reply(request_id: Optional[Any], code: str, message: str) -> Dict[str, Any]:
@@ -99,3 +183,8 @@ def error_reply(request_id: Optional[Any], code: str, message: str) -> Dict[str,
 def ok_reply(request_id: Optional[Any], result: Dict[str, Any]) -> Dict[str, Any]:
     """The reply for a request that succeeded."""
     return {"id": request_id, "ok": True, "result": result}
+
+
+def _printable(key: Any) -> str:
+    # A path names the field in an error message, which must itself be valid text.
+    return _SURROGATE.sub("?", key) if isinstance(key, str) else str(key)

@@ -12,6 +12,14 @@ serves on in every case. With ``--parent-pid`` it exits when that process is gon
 crashed does not leave it running. SIGTERM and SIGINT stop it cleanly (the port file, which holds
 the token, is removed on the way out).
 
+Other local users cannot lock the game out: a connection must send a request with the token
+within ``AUTH_TIMEOUT`` s of connecting or it is closed, and at most ``MAX_PENDING`` connections
+may wait for that at once (a new one closes the oldest waiting one, so the game's fresh connection
+gets in). Slow work (reading a deck, compiling a big one: ``Job.slow``) runs in a thread, at most
+``WORK_THREADS`` at once and ``WORK_TIMEOUT`` s each, so every other client is still answered.
+Errors asyncio reports (e.g. ``Too many open files``) are one line each, at most one per
+``LOG_INTERVAL`` s per kind.
+
 User errors (port in use or out of range, port file not writable, bad parent PID) raise
 ``BridgeError``, a ``SorteioError``: ``sorteio serve`` and ``main()`` print one line, exit 2.
 """
@@ -19,20 +27,34 @@ User errors (port in use or out of range, port file not writable, bad parent PID
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import secrets
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..errors import SorteioError
 from . import protocol
-from .handler import RequestHandler
+from .handler import Job, Outcome, RequestHandler
+from .portfile import (
+    create_new,
+    make_private_dirs,
+    remove_port_file,
+    write_error_file,
+    write_port_file,
+)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 BODY_TIMEOUT = 10.0  # seconds a started frame may take to arrive in full
+AUTH_TIMEOUT = 10.0  # seconds from connecting to a first request that carries the token
+MAX_PENDING = 32  # connections waiting for that first request, at most (fewer at a low nofile)
+WORK_TIMEOUT = 30.0  # seconds a slow request (new_match, load) may take, waiting included
+WORK_THREADS = 2  # slow requests running at once (the rest wait their turn)
+LOG_INTERVAL = 10.0  # seconds between two lines about the same kind of asyncio error
+CLOSE_TIMEOUT = 5.0  # seconds a closing socket may take to flush before it is aborted
 PARENT_POLL = 0.5  # seconds between checks that the parent process is alive
 PID_LIMIT = 2**31  # a PID is a positive C int
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
@@ -60,29 +82,17 @@ def check_options(
 
 
 def check_port_file(path: str) -> None:
-    """Make sure the port file can be written (its folder is created if missing)."""
+    """Make sure the port file can be written (its missing folders are created, mode 0700)."""
     target = Path(path)
-    probe = target.with_name(target.name + ".tmp")
     try:
         if target.is_dir():
             raise IsADirectoryError(21, "Is a directory")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(str(probe), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        make_private_dirs(target.parent)
+        probe, fd = create_new(target)
         os.close(fd)
         os.remove(str(probe))
     except OSError as exc:
         raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
-
-
-def write_port_file(path: str, port: int, token: str) -> None:
-    """Write ``{"port", "token", "pid"}`` atomically, readable by the owner only."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    fd = os.open(str(tmp), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump({"port": port, "token": token, "pid": os.getpid()}, handle)
-    os.replace(str(tmp), str(target))
 
 
 def _process_alive(pid: int) -> bool:
@@ -95,13 +105,62 @@ def _process_alive(pid: int) -> bool:
     return True
 
 
+def pending_limit() -> int:
+    """``MAX_PENDING``, or fewer when the open-file limit is low: waiting connections may use at
+    most a quarter of it, so the game's connection, deck files and threads always find one."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):  # no resource module (Windows)
+        return MAX_PENDING
+    if soft == resource.RLIM_INFINITY:
+        return MAX_PENDING
+    return max(2, min(MAX_PENDING, soft // 4))
+
+
+class _NotInTime(Exception):
+    """A connection did not send a request with the token within ``AUTH_TIMEOUT``."""
+
+
+class _RateLimitedLog:
+    """asyncio's exception handler: one line per kind of error, at most one per LOG_INTERVAL s
+    (a server out of file descriptors must not flood the game's console)."""
+
+    def __init__(self) -> None:
+        self._last: Dict[str, float] = {}
+        self._muted: Dict[str, int] = {}
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: Dict[str, Any]) -> None:
+        message = str(context.get("message") or "asyncio error")
+        exc = context.get("exception")
+        now = time.monotonic()
+        last = self._last.get(message)
+        if last is not None and now - last < LOG_INTERVAL:
+            self._muted[message] = self._muted.get(message, 0) + 1
+            return
+        self._last[message] = now
+        muted = self._muted.pop(message, 0)
+        line = f"sorteio-bridge: {message}"
+        if exc is not None:
+            line += f": {exc}"
+        if muted:
+            line += f" ({muted} more like it since the last line)"
+        print(line, file=sys.stderr, flush=True)
+
+
 class BridgeServer:
-    """One handler (one match) shared by the connections of one launch, served one at a time."""
+    """One handler (one match) shared by the connections of one launch. Requests of a connection
+    are answered in order; slow ones run in a thread (see the module docstring)."""
 
     def __init__(self, handler: RequestHandler, log: bool = False) -> None:
         self.handler = handler
         self.log = log
         self.requests = 0
+        self.max_pending = pending_limit()
+        # Connections that have not yet sent a request with the token, oldest first.
+        self._pending: Dict[asyncio.StreamWriter, float] = {}
+        self._workers: Optional[asyncio.Semaphore] = None  # made in the loop (Python 3.8)
 
     def say(self, message: str) -> None:
         if self.log:
@@ -110,24 +169,70 @@ class BridgeServer:
     async def on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         self.say(f"client {peer} connected")
+        self._admit(writer)
         try:
             await self._serve_client(reader, writer)
+        except _NotInTime:
+            self._pending.pop(writer, None)
+            self._shut(writer, f"closed: no request with the token within {AUTH_TIMEOUT:g} s")
         except (ConnectionError, asyncio.IncompleteReadError):
             self.say(f"client {peer} dropped mid-frame")
         except asyncio.TimeoutError:
             self.say(f"client {peer} too slow to send a frame")
         finally:
+            self._pending.pop(writer, None)
             writer.close()
-            with contextlib.suppress(ConnectionError, OSError):
-                await writer.wait_closed()
+            try:  # a peer that reads nothing must not keep its socket open here forever
+                await asyncio.wait_for(writer.wait_closed(), CLOSE_TIMEOUT)
+            except asyncio.TimeoutError:
+                writer.transport.abort()
+            except (ConnectionError, OSError):
+                pass
             self.say(f"client {peer} closed")
+
+    def _admit(self, writer: asyncio.StreamWriter) -> None:
+        while len(self._pending) >= self.max_pending:
+            oldest = next(iter(self._pending))
+            self._pending.pop(oldest)
+            message = (
+                f"closed: {self.max_pending} connections were waiting to send a request with "
+                "the token (the oldest waiting one is closed first)"
+            )
+            self._shut(oldest, message)
+        self._pending[writer] = time.monotonic()
+
+    def _shut(self, writer: asyncio.StreamWriter, message: str) -> None:
+        # Never waits: one error reply (sent at once when the socket has room), then the socket
+        # is aborted, so a peer that reads nothing cannot keep it open.
+        with contextlib.suppress(Exception):
+            reply = protocol.error_reply(None, protocol.UNAUTHORIZED, message)
+            writer.write(protocol.encode_frame(reply))
+        writer.transport.abort()
+
+    async def _within(
+        self, writer: asyncio.StreamWriter, deadline: float, step: Any, limit: Optional[float]
+    ) -> Any:
+        """Await ``step`` for at most ``limit`` s (None: no limit) and, while the connection has
+        not sent the token, not past ``deadline`` (then ``_NotInTime``)."""
+        if writer in self._pending:
+            left = max(0.0, deadline - time.monotonic())
+            if limit is None or left < limit:
+                try:
+                    return await asyncio.wait_for(step, left)
+                except asyncio.TimeoutError:
+                    raise _NotInTime() from None
+        if limit is None:
+            return await step
+        return await asyncio.wait_for(step, limit)
 
     async def _serve_client(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
+        deadline = time.monotonic() + AUTH_TIMEOUT
         while True:
+            step = reader.readexactly(protocol.HEADER_SIZE)
             try:
-                header = await reader.readexactly(protocol.HEADER_SIZE)
+                header = await self._within(writer, deadline, step, None)
             except asyncio.IncompleteReadError as exc:
                 if exc.partial:
                     raise
@@ -135,30 +240,74 @@ class BridgeServer:
             try:
                 length = protocol.frame_length(header)
             except protocol.FrameError as exc:
-                await self._send(writer, protocol.error_reply(None, exc.code, str(exc)))
+                reply = protocol.error_reply(None, exc.code, str(exc))
+                await self._send(writer, deadline, reply)
                 if exc.fatal:
                     return  # cannot skip an oversized body safely: close
                 continue
-            body = await asyncio.wait_for(reader.readexactly(length), BODY_TIMEOUT)
+            body = await self._within(writer, deadline, reader.readexactly(length), BODY_TIMEOUT)
             self.requests += 1
             try:
                 request = protocol.decode_body(body)
             except protocol.FrameError as exc:
-                await self._send(writer, protocol.error_reply(None, exc.code, str(exc)))
+                await self._send(writer, deadline, protocol.error_reply(None, exc.code, str(exc)))
                 continue
-            reply = self.handler.handle(request)
-            await self._send(writer, reply)
+            if writer in self._pending and self.handler.authorized(request):
+                self._pending.pop(writer, None)  # it has the token: no deadline from now on
+            reply = await self._answer(self.handler.job(request))
+            await self._send(writer, deadline, reply)
             if not reply["ok"] and reply["error"]["code"] == protocol.UNAUTHORIZED:
                 return  # a client without the token gets one answer, then the door
 
-    async def _send(self, writer: asyncio.StreamWriter, reply: dict) -> None:
+    async def _answer(self, job: Job) -> Dict[str, Any]:
+        if not job.slow:
+            return job.finish(job.run())
+        try:
+            outcome = await asyncio.wait_for(self._run_in_thread(job), WORK_TIMEOUT)
+        except asyncio.TimeoutError:
+            message = (
+                f"the request took more than {WORK_TIMEOUT:g} s and was abandoned; the match "
+                "is unchanged"
+            )
+            return protocol.error_reply(job.request_id, protocol.TIMEOUT, message)
+        # The commit runs here, in the loop's thread, like every other request.
+        return job.finish(outcome)
+
+    async def _run_in_thread(self, job: Job) -> Outcome:
+        """``job.run()`` in a daemon thread (a thread stuck in a read does not keep the server
+        from exiting); a slot of ``WORK_THREADS`` is held until the thread really ends."""
+        if self._workers is None:
+            self._workers = asyncio.Semaphore(WORK_THREADS)
+        await self._workers.acquire()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future = loop.create_future()
+
+        def deliver(outcome: Outcome) -> None:
+            self._workers.release()
+            if not done.done():  # abandoned at the time bound: the outcome is dropped
+                done.set_result(outcome)
+
+        def work() -> None:
+            outcome = job.run()
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                loop.call_soon_threadsafe(deliver, outcome)
+
+        try:
+            threading.Thread(target=work, name="sorteio-bridge-work", daemon=True).start()
+        except BaseException:
+            self._workers.release()
+            raise
+        return await asyncio.shield(done)
+
+    async def _send(self, writer: asyncio.StreamWriter, deadline: float, reply: dict) -> None:
         try:
             frame = protocol.encode_frame(reply)
         except protocol.FrameError as exc:
             code = protocol.INTERNAL_ERROR
             frame = protocol.encode_frame(protocol.error_reply(None, code, str(exc)))
         writer.write(frame)
-        await writer.drain()
+        # Before the token, a peer that sends garbage and reads no reply is not waited for.
+        await self._within(writer, deadline, writer.drain(), None)
 
 
 async def _watch_parent(pid: int, stop: asyncio.Event) -> None:
@@ -198,9 +347,10 @@ async def serve_async(
         raise BridgeError(f"cannot listen on {host} port {port}: {reason}") from None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(_RateLimitedLog())
     caught = []
     watchers = []
-    wrote_port_file = False
+    written = None
     try:
         async with server:
             if handle_signals:
@@ -208,11 +358,10 @@ async def serve_async(
             bound = server.sockets[0].getsockname()[1]
             if port_file:
                 try:
-                    write_port_file(port_file, bound, token)
+                    written = write_port_file(port_file, bound, token)
                 except OSError as exc:
                     reason = exc.strerror or str(exc)
                     raise BridgeError(f"cannot write the port file {port_file}: {reason}") from None
-                wrote_port_file = True
             bridge.say(f"listening on {host}:{bound}")
             if announce:
                 print(listening_line(host, bound, token, port_file), file=sys.stderr, flush=True)
@@ -226,9 +375,8 @@ async def serve_async(
             task.cancel()
         for signum in caught:
             loop.remove_signal_handler(signum)
-        if wrote_port_file:
-            with contextlib.suppress(OSError):
-                os.remove(port_file)
+        if written is not None:
+            remove_port_file(port_file, written)
         bridge.say("stopped")
 
 
@@ -320,8 +468,7 @@ def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> 
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         if error_file:
-            with contextlib.suppress(OSError), open(error_file, "w", encoding="utf-8") as out:
-                out.write(f"error: {exc}")
+            write_error_file(error_file, f"error: {exc}")
         return 2
     return 0
 

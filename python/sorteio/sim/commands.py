@@ -27,6 +27,7 @@ from rich.text import Text
 
 from ..errors import SorteioError
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from ..wording import Names
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -41,8 +42,9 @@ from .sweep import (
     run_sweep,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# Text, never markup: deck ids and names are user data (``[bold]`` in a mode id prints as is).
+out = Console(highlight=False, markup=False, emoji=False)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False)
 INTERRUPTED = 130
 PIPE_WIDTH = 1000  # columns when stdout is not a terminal: tables are never cut (rich uses 80)
 SHORT = {"cartas_por_turno": "N", "teto_obrigatorias": "T", "limite_medidor": "lim",
@@ -130,17 +132,17 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     if as_json:
         from .report import sweep_json
 
-        data = sweep_json(result)
+        data = sweep_json(result, Names.of(deck))
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        _print(result, elapsed, executor_spec)
+        _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
             out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
                            f"{folder / 'report.html'}"), soft_wrap=True)
     if result.interrupted:
-        err.print(f"[yellow]interrompido[/]: {len(result.scenarios)} de {result.total_scenarios} "
-                  f"cenários terminados foram mantidos")
+        err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
+                                f"{result.total_scenarios} cenários terminados foram mantidos"))
         sys.exit(128 + (result.stopped_by or signal.SIGINT))
 
 
@@ -186,9 +188,10 @@ def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
     from .report import write_csv, write_html, write_json
 
     initial = {m.id: m.inicial for m in deck.medidores}
+    names = Names.of(deck)
     for name, write in (("sweep.csv", lambda p: write_csv(result, p)),
-                        ("sweep.json", lambda p: write_json(result, p)),
-                        ("report.html", lambda p: write_html(result, p, initial))):
+                        ("sweep.json", lambda p: write_json(result, p, names)),
+                        ("report.html", lambda p: write_html(result, p, initial, names))):
         target = folder / name
         partial = folder / f".{name}.partial"
         try:
@@ -205,7 +208,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) -> None:
+def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
+           names: Names) -> None:
     where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
               f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
@@ -213,7 +217,7 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
         out.print("nenhum cenário terminou")
         return
     if len(result.scenarios) == 1 and not result.names:
-        _print_one(result.scenarios[0])
+        _print_one(result.scenarios[0], names)
         return
     table = Table("#", *(SHORT.get(n, n) for n in result.names), "catástr.", "IC 95%", "Δ pts",
                   "obr/turno", "curtos", "nunca")
@@ -221,14 +225,14 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
         lo, hi = r.interval
         diff = "base" if r.scenario.baseline else f"{100 * r.diff[0]:+.1f}" if r.diff else "?"
         if r.flagged:
-            diff = f"[red]{diff} ⚠[/]"
+            diff = Text(f"{diff} ⚠", style="red")
         table.add_row(
             str(r.scenario.index), *(str(r.scenario.params[n]) for n in result.names),
             _pct(r.rate), f"{100 * lo:.1f}–{100 * hi:.1f}", diff, f"{r.mandatory_per_turn:.2f}",
             _pct(r.short_turn_share), str(len(r.never_drawn())),
         )
     out.print(table)
-    for ends in end_meter_tables(result, out):
+    for ends in end_meter_tables(result, out, names):
         out.print(ends)
     legend = ", ".join(f"{SHORT[n]} = {n}" for n in result.names if n in SHORT)
     if legend:
@@ -238,19 +242,22 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str]) ->
               f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
 
 
-def end_meter_tables(result: SweepResult, console: Console) -> List[Table]:
-    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width.
+def end_meter_tables(result: SweepResult, console: Console,
+                     names: Optional[Names] = None) -> List[Table]:
+    """Ending meters, mean±sd per scenario, as tables that fit ``console``'s width, each meter
+    by its display name (``names``, else its id).
 
     One row per scenario and one column per meter when that fits; otherwise (a deck with many
     meters) one row per meter and one column per scenario, the scenarios split over as many
     tables as it takes, so no cell is ever cut to "5…".
     """
     meters = list(result.scenarios[0].meter_stats())
+    label = {m: names.meter(m) if names is not None else m for m in meters}
     cells = {r.scenario.index: {m: f"{mean:.0f}±{sd:.0f}"
                                 for m, (mean, sd) in r.meter_stats().items()}
              for r in result.scenarios}
     title = "medidores finais: média±desvio"
-    wide = Table("#", *meters, title=title)
+    wide = Table("#", *(label[m] for m in meters), title=title)
     for index, row in cells.items():
         wide.add_row(str(index), *(row[m] for m in meters))
     width = console.width
@@ -258,7 +265,7 @@ def end_meter_tables(result: SweepResult, console: Console) -> List[Table]:
     if natural <= width:
         return [wide]
     # Transposed: the meter column, then as many scenario columns as fit beside it.
-    first = max(len("medidor"), *(len(m) for m in meters)) + 3  # padding and borders
+    first = max(len("medidor"), *(len(label[m]) for m in meters)) + 3  # padding and borders
     cell = max(len(f"#{i}") for i in cells)
     cell = max(cell, *(len(v) for row in cells.values() for v in row.values())) + 3
     per_table = max(1, (width - first - 1) // cell)
@@ -269,25 +276,26 @@ def end_meter_tables(result: SweepResult, console: Console) -> List[Table]:
         suffix = "" if len(indexes) <= per_table else f" (cenários {part[0]}–{part[-1]})"
         table = Table("medidor", *(f"#{i}" for i in part), title=title + suffix)
         for m in meters:
-            table.add_row(m, *(cells[i][m] for i in part))
+            table.add_row(label[m], *(cells[i][m] for i in part))
         tables.append(table)
     return tables
 
 
-def _print_one(r: ScenarioResult) -> None:
+def _print_one(r: ScenarioResult, names: Names) -> None:
     lo, hi = r.interval
     out.print(f"catástrofe: {_pct(r.rate)} (IC 95% {_pct(lo)}–{_pct(hi)})  ·  obrigatórias por "
               f"turno: {r.mandatory_per_turn:.2f}  ·  turnos curtos: {_pct(r.short_turn_share)}")
     table = Table("medidor", "média final", "desvio", "chegou a 0")
     for m, (ident, (mean, sd)) in enumerate(r.meter_stats().items()):
-        table.add_row(ident, f"{mean:.1f}", f"{sd:.1f}", str(r.tally.zeroed[m]))
+        table.add_row(Text(names.meter(ident)), f"{mean:.1f}", f"{sd:.1f}",
+                      str(r.tally.zeroed[m]))
     out.print(table)
     modes = Table("modo", "sorteios por partida")
     for mode, freq in r.mode_frequency().items():
-        modes.add_row(mode, f"{freq:.2f}")
+        modes.add_row(Text(names.mode(mode)), f"{freq:.2f}")
     out.print(modes)
     top = sorted(r.card_frequency().items(), key=lambda kv: -kv[1])
-    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]))
+    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]), soft_wrap=True)
     never = r.never_drawn()
     if never:
         out.print("nunca sorteadas: " + ", ".join(never), soft_wrap=True)

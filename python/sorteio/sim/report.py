@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import SorteioError
+from ..wording import Names
 from .sweep import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult, wilson
 
 
@@ -81,8 +82,10 @@ class CsvAppender:
             self._fh = None
 
 
-def sweep_json(sweep: SweepResult) -> dict:
-    """Everything the sweep measured, JSON-safe (the ``--json`` output and ``sweep.json``)."""
+def sweep_json(sweep: SweepResult, names: Optional[Names] = None) -> dict:
+    """Everything the sweep measured, JSON-safe (the ``--json`` output and ``sweep.json``).
+    Rows are keyed by ids; with ``names`` (``Names.of(deck)``) a ``names`` entry maps the meter
+    and mode ids to their display names, for a UI that labels its charts."""
     out = {
         "deck": sweep.deck_name,
         "matches": sweep.matches,
@@ -104,11 +107,13 @@ def sweep_json(sweep: SweepResult) -> dict:
                                      for y, (mean, sd, n) in enumerate(rows)]
                                  for m, rows in r.trajectories().items()}
         out["scenarios"].append(row)
+    if names is not None:
+        out["names"] = {"medidores": names.meters, "modos": names.modes, "atores": names.actors}
     return out
 
 
-def write_json(sweep: SweepResult, path: Path) -> None:
-    path.write_text(json.dumps(sweep_json(sweep), ensure_ascii=False, indent=1),
+def write_json(sweep: SweepResult, path: Path, names: Optional[Names] = None) -> None:
+    path.write_text(json.dumps(sweep_json(sweep, names), ensure_ascii=False, indent=1),
                     encoding="utf-8")
 
 
@@ -195,11 +200,22 @@ def plot_rates(sweep: SweepResult) -> str:
     return _png(fig)
 
 
-def plot_cards(result: ScenarioResult) -> str:
+def _plain(label: str) -> str:
+    """A deck's id or name as a matplotlib label: text, never mathtext (``$x$`` stays as is)."""
+    return label.replace("$", r"\$")
+
+
+def _names(names: Optional[Names]) -> Names:
+    return names if names is not None else Names({}, {}, {}, {})  # ids stand for themselves
+
+
+def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
     plt = _pyplot()
+    names = _names(names)
     freq = result.card_frequency()
     cards = list(freq)
-    modes = [result.mode_names[result.card_mode[result.card_ids.index(c)]] for c in cards]
+    index = {c: i for i, c in enumerate(result.card_ids)}
+    modes = [names.mode(result.mode_names[result.card_mode[index[c]]]) for c in cards]
     palette = plt.get_cmap("tab20")
     order = sorted(set(modes))
     colours = [palette(order.index(m) % 20) for m in modes]
@@ -210,17 +226,20 @@ def plot_cards(result: ScenarioResult) -> str:
         return _png(fig)
     ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
     ax.set_xticks(range(len(cards)))
-    ax.set_xticklabels(cards, rotation=90, fontsize=6 if len(cards) > 60 else 7)
+    ax.set_xticklabels([_plain(c) for c in cards], rotation=90,
+                       fontsize=6 if len(cards) > 60 else 7)
     ax.set_ylabel("draws per match")
     ax.set_xlim(-1, len(cards))
     handles = [plt.Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
-    ax.legend(handles, order, fontsize=6, ncol=min(5, len(order)), loc="upper right")
+    ax.legend(handles, [_plain(m) for m in order], fontsize=6, ncol=min(5, len(order)),
+              loc="upper right")
     ax.grid(axis="y", alpha=0.3)
     return _png(fig)
 
 
-def plot_modes(sweep: SweepResult) -> str:
+def plot_modes(sweep: SweepResult, names: Optional[Names] = None) -> str:
     plt = _pyplot()
+    names = _names(names)
     base = sweep.baseline or sweep.scenarios[0]
     freq = base.mode_frequency()
     modes = list(freq)
@@ -239,15 +258,17 @@ def plot_modes(sweep: SweepResult) -> str:
                           [max(0.0, hi - v) for v, hi in zip(vals, highs)]],
                     fmt="none", ecolor="black", capsize=3, label="range over scenarios")
     ax.set_xticks(range(len(modes)))
-    ax.set_xticklabels(modes, rotation=45, ha="right", fontsize=8)
+    ax.set_xticklabels([_plain(names.mode(m)) for m in modes], rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("draws per match")
     ax.legend(fontsize=7)
     ax.grid(axis="y", alpha=0.3)
     return _png(fig)
 
 
-def plot_trajectories(result: ScenarioResult, initial: Dict[str, int]) -> str:
+def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
+                      names: Optional[Names] = None) -> str:
     plt = _pyplot()
+    names = _names(names)
     traj = result.trajectories()
     meters = list(traj)
     cols = 4
@@ -264,7 +285,7 @@ def plot_trajectories(result: ScenarioResult, initial: Dict[str, int]) -> str:
                         [m + s for m, s in zip(means, sds)], alpha=0.2)
         ax.axhline(result.scenario.params["limite_medidor"], color="orange", lw=0.8, ls="--")
         ax.axhline(result.scenario.params["limite_emergencia"], color="red", lw=0.8, ls="--")
-        ax.set_title(meter, fontsize=9)
+        ax.set_title(_plain(names.meter(meter)), fontsize=9)
         ax.set_ylim(0, 100)
         ax.set_xticks(years)
         ax.grid(alpha=0.3)
@@ -283,8 +304,10 @@ text-align:right}th{background:#f3f3f3}tr.flag td{background:#ffe3e0}tr.base td{
 img{max-width:100%}.note{color:#555;font-size:13px}"""
 
 
-def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int]) -> None:
-    """The report: summary, plots, and the scenario table (flagged rows in red)."""
+def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int],
+               names: Optional[Names] = None) -> None:
+    """The report: summary, plots, and the scenario table (flagged rows in red). ``names``
+    (``Names.of(deck)``) labels meters and modes with the deck's display names."""
     base = sweep.baseline or (sweep.scenarios[0] if sweep.scenarios else None)
     esc = html.escape
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>sorteio sweep — "
@@ -313,16 +336,17 @@ def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int]) -
     parts.append("<h2>Catastrophe rate per parameter value</h2>")
     parts.append(f"<img src='data:image/png;base64,{plot_rates(sweep)}'>")
     parts.append("<h2>Draw frequency per card (baseline)</h2>")
-    parts.append(f"<img src='data:image/png;base64,{plot_cards(base)}'>")
+    parts.append(f"<img src='data:image/png;base64,{plot_cards(base, names)}'>")
     never = base.never_drawn()
     parts.append(f"<p>Never drawn in the baseline: {esc(', '.join(never)) or 'none'}.</p>")
     parts.append("<h2>Draw frequency per mode</h2>")
-    parts.append(f"<img src='data:image/png;base64,{plot_modes(sweep)}'>")
+    parts.append(f"<img src='data:image/png;base64,{plot_modes(sweep, names)}'>")
     parts.append("<h2>Meters by year (baseline)</h2>")
     parts.append("<p class='note'>Closing values of the matches that reached each closing "
                  "(a catastrophe ends a match early). Dashed: the meter limit (§3.3.3) and the "
                  "emergency limit (§3.3.1).</p>")
-    parts.append(f"<img src='data:image/png;base64,{plot_trajectories(base, initial_meters)}'>")
+    trajectories = plot_trajectories(base, initial_meters, names)
+    parts.append(f"<img src='data:image/png;base64,{trajectories}'>")
     parts.append("<h2>Scenarios</h2><table><tr>")
     cols = ["scenario", *sweep.names, "catastrophe_pct", "catastrophe_ci95_low_pct",
             "catastrophe_ci95_high_pct", "diff_vs_baseline_pp", "diff_ci95_low_pp",

@@ -1,0 +1,143 @@
+"""The designers' Portuguese words for what the draw reports, with display names, not ids.
+
+One place for every sentence a person reads about a draw: the CLI narration, the bridges'
+``reason.texto`` (what the Godot node passes to ``card_drawn``), the demo and the editor panel all
+get their text from here. Plain strings, no markup and no terminal styling (``narration.py``
+prints them as text, never as rich markup).
+
+Shapes: ``reason`` is a ``Draw.reason`` dict (``results.py``), ``card`` a card dict as in the deck
+(``Draw.card``), ``ending`` a ``MatchEnd.to_dict()``; ids are looked up in ``Names`` and fall back
+to the id itself when the deck gives no name (modes without ``modos``).
+"""
+
+from typing import Any, Dict, Iterable, Mapping, Optional
+
+from .deck import Deck
+
+OBLIGATION = {"emergency": "emergência de", "actor": "ataque de", "meter": "medidor baixo:"}
+CATASTROPHE = "catastrophe"
+
+
+class Names:
+    """Display names of a deck's meters, actors, levels and modes (``nome``), by id."""
+
+    def __init__(self, meters: Mapping[str, str], actors: Mapping[str, str],
+                 levels: Mapping[str, str], modes: Mapping[str, str]) -> None:
+        self.meters = dict(meters)
+        self.actors = dict(actors)
+        self.levels = dict(levels)
+        self.modes = dict(modes)
+
+    @classmethod
+    def of(cls, deck: Deck) -> "Names":
+        modes = {md.id: md.nome for md in deck.modos}
+        for card in deck.cartas:  # undeclared modes (no ``modos`` in the deck) show their id
+            modes.setdefault(card.modo, card.modo)
+        return cls({m.id: m.nome for m in deck.medidores}, {a.id: a.nome for a in deck.atores},
+                   {lv.id: lv.nome for lv in deck.niveis}, modes)
+
+    def meter(self, ident: str) -> str:
+        return self.meters.get(ident, ident)
+
+    def actor(self, ident: str) -> str:
+        return self.actors.get(ident, ident)
+
+    def mode(self, ident: str) -> str:
+        return self.modes.get(ident, ident)
+
+    def level(self, ident: str) -> str:
+        return self.levels.get(ident, ident)
+
+    def target(self, kind: str, ident: str) -> str:
+        """The name of an obligation's target: an actor for ``actor``, else a meter (§3.3)."""
+        return self.actor(ident) if kind == "actor" else self.meter(ident)
+
+    def mode_list(self) -> list:
+        """``[{"id", "nome"}]`` for every mode, declared order first (the bridges' deck summary)."""
+        return [{"id": k, "nome": v} for k, v in self.modes.items()]
+
+
+def obligation_text(names: Names, kind: str, target: str) -> str:
+    """``emergência de Dignidade``, ``ataque de Latifundiários``, ``medidor baixo: Saúde``."""
+    return f"{OBLIGATION.get(kind, kind)} {names.target(kind, target)}"
+
+
+def reason_text(names: Names, reason: Mapping[str, Any], card: Optional[Mapping] = None) -> str:
+    """One sentence saying why a card was drawn (§3.3, §3.4, §5). With ``card``, a meter or
+    emergency obligation also names the option that raises the meter (what links it, §3.2)."""
+    kind = reason["kind"]
+    if kind == "mandatory":
+        obligation, target = reason["obligation"], reason["target"]
+        text = "obrigatória: " + obligation_text(names, obligation, target)
+        also = [obligation_text(names, m["kind"], m["target"]) for m in reason.get("merged") or ()]
+        if also:  # §5 "Mesma carta atende duas obrigações — conta uma vez"
+            text += " (também atende: " + ", ".join(also) + ")"
+        if card is not None and obligation != "actor":
+            raising = [o["texto"] for o in card["opcoes"] if o["efeitos"].get(target, 0) > 0]
+            if raising:
+                text += f" (a opção «{raising[0]}» sobe {names.meter(target)})"
+        return text
+    if kind == "scene":
+        return "cena de impeachment (fora das vagas)"
+    candidates = reason["candidates"]
+    among = "a única elegível" if candidates == 1 else f"sorteada entre {candidates} elegíveis"
+    if reason["mode_relaxed"]:
+        text = f"{among} (nenhum modo novo: regra relaxada)"
+    else:
+        text = f"{among} de modo novo"
+    replaced = reason.get("replaces")
+    if replaced:
+        lost = obligation_text(names, replaced["kind"], replaced["target"])
+        text += f", no lugar da obrigatória {lost} (sem carta elegível, §5)"
+    return text
+
+
+def mandatory_text(names: Names, obligation: Mapping[str, Any]) -> str:
+    """A turn's mandatory slot (``Obligation.to_dict()``) with the card reserved for it."""
+    text = obligation_text(names, obligation["kind"], obligation["target"])
+    card = obligation.get("card_id")
+    text += f" -> {card}" if card else " -> sem carta elegível: a vaga vai ao sorteio (§5)"
+    # §5 "Mesma carta atende duas obrigações": the others this card serves, counted once.
+    also = [obligation_text(names, m["kind"], m["target"]) for m in obligation.get("merged") or ()]
+    return text + (f" (também atende: {', '.join(also)}; conta uma vez, §5)" if also else "")
+
+
+def ending_text(names: Names, ending: Mapping[str, Any]) -> str:
+    """How the match ended: ``catástrofe: Saúde chegou a 0 no ano 3, 17 cartas jogadas`` or
+    ``fim do mandato no ano 4, 28 cartas jogadas`` (plus a note for a short match, §5)."""
+    zeroed = ending.get("zeroed")
+    what = (f"catástrofe: {names.meter(zeroed)} chegou a 0" if ending["reason"] == CATASTROPHE
+            else "fim do mandato")
+    played = ending["cards_played"]
+    cards = "1 carta jogada" if played == 1 else f"{played} cartas jogadas"
+    return (f"{what} no ano {ending['year']}, {cards}"
+            + (" (partida curta: faltaram cartas elegíveis)" if ending.get("short") else ""))
+
+
+def meters_text(names: Names, meters: Mapping[str, int]) -> str:
+    """``Caixa 55 · Dignidade 45 · Saúde 28 ...`` in the deck's meter order."""
+    return " · ".join(f"{names.meter(k)} {v}" for k, v in meters.items())
+
+
+def card_mode_text(names: Names, card: Mapping[str, Any]) -> str:
+    """The line above a card's title: its mode's name and its type (``Desinformação · comum``)."""
+    return f"{names.mode(card['modo'])} · {card.get('tipo', 'comum')}"
+
+
+def with_texts(names: Names, draw: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """A ``Draw.to_dict()`` whose ``reason`` also carries ``texto`` (``reason_text``): what the
+    bridges and ``--json`` send, so no consumer writes the sentence again."""
+    if draw is None:
+        return None
+    reason = dict(draw["reason"], texto=reason_text(names, draw["reason"], draw["card"]))
+    return dict(draw, reason=reason)
+
+
+def ending_with_text(names: Names, ending: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """A ``MatchEnd.to_dict()`` with its ``texto`` (``ending_text``)."""
+    return None if ending is None else dict(ending, texto=ending_text(names, ending))
+
+
+def obligations_with_texts(names: Names, items: Iterable[Mapping[str, Any]]) -> list:
+    """``TurnStart.to_dict()["mandatory"]`` rows, each with its ``texto`` (``mandatory_text``)."""
+    return [dict(item, texto=mandatory_text(names, item)) for item in items]
