@@ -14,8 +14,10 @@ const PORT_FILE_PREFIX := "sorteio_bridge_"
 # sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
 # and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
 const LAUNCHER := (
-	"import sys;e=sys.argv.pop(1);h=sys.excepthook;"
-	+ "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
+	"import sys,os;e=sys.argv.pop(1);h=sys.excepthook;"
+	+ "f=os.O_WRONLY|os.O_CREAT|os.O_TRUNC|getattr(os,'O_NOFOLLOW',0);"
+	+ "sys.excepthook=lambda t,v,b:(h(t,v,b),"
+	+ "os.write(os.open(e,f,0o600),('%s: %s'%(t.__name__,v)).encode()));"
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
 
