@@ -300,6 +300,20 @@ def test_python_bridge_fails_at_start_when_its_python_import_fails(tmp_path, pyt
         assert f"CHECK ok {check}" in log
 
 
+def test_socket_bridge_keeps_its_connection_when_the_first_call_comes_late(tmp_path):
+    """The server closes a connection that sends no request with the token within its
+    AUTH_TIMEOUT (10 s, against other local users filling it with idle sockets); a game that
+    sits on its menu longer before its first call must still play: the node authenticates
+    (a ping) as soon as it connects. Socket bridge only (the in-process one has no socket)."""
+    from sorteio.bridge.server import AUTH_TIMEOUT
+
+    script = (SCRIPTS / "test_idle_connection.gd").read_text(encoding="utf-8")
+    wait = float(re.search(r"const WAIT_S := ([\d.]+)", script).group(1))
+    assert wait > AUTH_TIMEOUT, "the test must wait past the server's AUTH_TIMEOUT"
+    log = run_script(tmp_path, "test_idle_connection.gd", bridge="socket")
+    assert f"CHECK ok the first call {wait:.1f} s after bridge_ready plays" in log
+
+
 def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge_project):
     log = run_script(tmp_path, "test_api.gd", bridge=bridge, project=bridge_project)
     for check in (

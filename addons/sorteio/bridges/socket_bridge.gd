@@ -239,6 +239,12 @@ func _poll_connection() -> void:
 	if status == StreamPeerTCP.STATUS_CONNECTED:
 		_peer.set_no_delay(true)
 		_status = "ready"
+		# Authenticate now: the server closes a connection that sends no request with the token
+		# within its AUTH_TIMEOUT (10 s), and a game may wait longer before its first call.
+		var reply := request("ping", {})
+		if not reply.get("ok", false) and _status == "ready":
+			var error: Dictionary = reply.get("error", {})
+			_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
 	elif status != StreamPeerTCP.STATUS_CONNECTING:
 		_fail("the sorteio server refused the connection on port %d" % _port)
 
