@@ -458,6 +458,9 @@ def test_port_files_do_not_pile_up_in_the_real_user_folder(tmp_path):
     try:
         pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
         stale = [f"sorteio_bridge_{pid_max + 1}.json", f"sorteio_bridge_{pid_max + 1}.json.err"]
+        # today's names: one port file per node, <game pid>_<node id>
+        dead = pid_max + 1
+        stale += [f"sorteio_bridge_{dead}_1297.json", f"sorteio_bridge_{dead}_9.json.err"]
         running = f"sorteio_bridge_{os.getpid()}.json"  # a game still running: keep its file
         for planted in [*stale, running]:
             (user_dir / planted).write_text('{"port": 1, "token": "t", "pid": 1}')
