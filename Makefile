@@ -9,9 +9,10 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript dist clean
 
-$(BIN)/.installed: pyproject.toml
+# setup.py builds the compiled simulation kernel (sim/_ckernel.c) in place: rebuild when it changes.
+$(BIN)/.installed: pyproject.toml setup.py python/sorteio/sim/_ckernel.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,report]'
 	touch $@
@@ -45,6 +46,10 @@ godot-test: setup
 # scripts/export/build_demo.py.
 export: setup godot-deps
 	$(BIN)/python scripts/export/build_demo.py
+
+# The release zip (Asset Library layout: the addon with the sorteio wheel inside, INSTALL.md).
+dist: setup
+	$(BIN)/python scripts/dist.py --out build/dist
 
 # The core suite once more on the oldest runtime we support: CPython 3.8 when the machine has it,
 # always with the oldest pydantic.

@@ -2,7 +2,8 @@
 
 For the default deck and a large synthetic deck (500 common cards, 20 modes, 12 actors):
 
-- matches per second on one core, random player: the simulation kernel (``kernel.play_matches``),
+- matches per second on one core, random player: the pure-Python simulation kernel
+  (``kernel.play_matches``; the compiled one is measured by ``bench_kernels.py``),
   next to ``FastEngine`` and the ``Engine`` oracle driven by ``match.play_match`` (ratios in the
   same run, same machine state);
 - draws per second (cards shown per second by the kernel);
@@ -202,7 +203,7 @@ def main() -> None:
         figures[label] = row
         print(f"\n== {label}: {n_cards} cards")
         print(
-            f"  matches/s, 1 core, random player: kernel {kernel:,.0f} | FastEngine "
+            f"  matches/s, 1 core, random player: Python kernel {kernel:,.0f} | FastEngine "
             f"{fast_loop:,.0f} | Engine (oracle) {oracle:,.0f}  "
             f"(kernel = {kernel / oracle:.0f}x oracle)"
         )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Godot engine tests: installs Godot 3.2.3 (Debian's godot3-server; godot3-runner + xvfb for the
-# screenshot) when missing, then runs the engine and bridge tests through pytest.
+# screenshot; godot3, the windowed editor, for the editor panel's screenshot) when missing, then
+# runs the engine and bridge tests through pytest.
 #
 #   scripts/godot_tests.sh                  install if needed, run the tests
 #   scripts/godot_tests.sh --install-only   only install; prints a SKIP line and exits 0 when
@@ -28,6 +29,7 @@ done
 missing=()
 command -v godot3-server >/dev/null 2>&1 || missing+=(godot3-server)
 command -v godot3-runner >/dev/null 2>&1 || missing+=(godot3-runner)
+command -v godot3 >/dev/null 2>&1 || missing+=(godot3)  # the windowed editor: panel screenshot
 command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
@@ -53,12 +55,13 @@ fi
 if [ -z "${PYTHON:-}" ]; then
   if [ -x "$ROOT/.venv/bin/python" ]; then PYTHON="$ROOT/.venv/bin/python"; else PYTHON=python3; fi
 fi
-"$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_bridge_server.py \
-  tests/test_bridge_handler.py tests/test_bridge_inprocess.py tests/test_pythonscript_install.py \
-  tests/test_godot_layout.py
+"$PYTHON" -m pytest -q tests/test_godot_engine.py tests/test_editor.py tests/test_dist.py \
+  tests/test_bridge_server.py tests/test_bridge_handler.py tests/test_bridge_designer.py \
+  tests/test_bridge_inprocess.py tests/test_pythonscript_install.py tests/test_godot_layout.py
 if [ "$update_screenshot" -eq 1 ]; then
   cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
   cp build/godot/shots/start.png build/godot/shots/mid.png build/godot/shots/low.png \
     build/godot/shots/end.png demo_project/docs/
-  echo "godot_tests: updated demo_project/docs/screenshot.png, start/mid/low/end.png"
+  cp build/godot/editor_panel.png docs/editor_panel.png
+  echo "godot_tests: updated demo_project/docs/screenshot.png, start/mid/low/end.png, docs/editor_panel.png"
 fi

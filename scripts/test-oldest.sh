@@ -15,12 +15,15 @@ if [ -z "$py" ]; then
   echo "test-oldest: no CPython 3.8 here; running with $(python3 --version) and $pydantic" >&2
   py=python3
 fi
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.spec" 2>/dev/null)" != "$py $pydantic" ]; then
+# The compiled kernel is built by the install: a changed C source or setup.py means a new build.
+build=$(cat setup.py python/sorteio/sim/_ckernel.c | cksum)
+spec="$py $pydantic $build"
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.spec" 2>/dev/null)" != "$spec" ]; then
   rm -rf "$venv"
   "$py" -m venv "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check "$pydantic" -e '.[test]'
-  echo "$py $pydantic" > "$venv/.spec"
+  echo "$spec" > "$venv/.spec"
 fi
-"$venv/bin/python" -c 'import sys, pydantic; print("test-oldest: Python", sys.version.split()[0], "pydantic", pydantic.VERSION)'
+"$venv/bin/python" -c 'import sys, pydantic; from sorteio.sim import kernels; print("test-oldest: Python", sys.version.split()[0], "pydantic", pydantic.VERSION, "kernel", kernels.kernel_name())'
 # The engine-side suite; Godot and plotting tests ran in the main suite.
 "$venv/bin/python" -m pytest -q -m "not godot and not plots" -p no:cacheprovider

@@ -24,9 +24,27 @@ from sorteio.fast import FastDeck, FastEngine, bits_of, kth_bit, popcount
 from sorteio.loader import load_deck
 from sorteio.match import MatchObserver, make_policy, play_match
 from sorteio.results import CATASTROPHE
-from sorteio.sim.kernel import Tally, play_matches
+from sorteio.sim import ckernel, kernel
+from sorteio.sim.kernel import Tally
 from sorteio.synthetic import synthetic_deck
 from strategies import decks, overlapping
+
+# Every kernel test runs on both kernels: the pure-Python one (kernel.py) and the compiled one
+# (ckernel.py + _ckernel.c). Where sorteio was built without a C compiler the compiled runs are
+# skipped, except in CI (CI=true) or with SORTEIO_REQUIRE_CKERNEL=1, where they fail: the build
+# there must produce it.
+KERNELS = {"python": kernel.play_matches, "c": ckernel.play_matches}
+MUST_BUILD = bool(os.environ.get("CI") or os.environ.get("SORTEIO_REQUIRE_CKERNEL"))
+
+
+@pytest.fixture(params=list(KERNELS))
+def play_matches(request):
+    if request.param == "c" and not ckernel.available():
+        message = f"compiled kernel not available: {ckernel.unavailable_reason()}"
+        if MUST_BUILD:
+            pytest.fail(message)
+        pytest.skip(message)
+    return KERNELS[request.param]
 
 
 class _Recorder(MatchObserver):
@@ -45,7 +63,7 @@ def _oracle(deck, seed, policy, cls=Engine):
     return rec.steps, (end.reason, end.year, list(end.meters.values()), end.zeroed)
 
 
-def _kernel(deck, seeds, policy):
+def _kernel(play_matches, deck, seeds, policy):
     ix = CompiledDeck(deck)
     trace: list = []
     play_matches(FastDeck(ix), seeds, policy, trace=trace)
@@ -70,20 +88,21 @@ def test_kth_bit_is_the_kth_candidate_in_deck_order(x):
 # -- the kernel ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["padrao", "curto"])
-@pytest.mark.parametrize("policy", ["random", "protect"])
-def test_kernel_matches_the_oracle_on_shipped_decks(name, policy):
+@pytest.mark.parametrize("policy", ["random", "protect", "lookahead"])
+def test_kernel_matches_the_oracle_on_shipped_decks(play_matches, name, policy):
     deck = load_deck(name)
     seeds = list(range(40))
-    got = _kernel(deck, seeds, policy)
+    got = _kernel(play_matches, deck, seeds, policy)
     for seed, kernel_match in zip(seeds, got):
         assert kernel_match == _oracle(deck, seed, policy), f"seed {seed}"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect"]))
-def test_kernel_matches_the_oracle_on_random_decks(deck, seed, policy):
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect", "lookahead"]))
+def test_kernel_matches_the_oracle_on_random_decks(play_matches, deck, seed, policy):
     seeds = [seed, seed + 1, seed + 2]
-    for s, kernel_match in zip(seeds, _kernel(deck, seeds, policy)):
+    for s, kernel_match in zip(seeds, _kernel(play_matches, deck, seeds, policy)):
         assert kernel_match == _oracle(deck, s, policy)
 
 
@@ -107,7 +126,8 @@ def test_differential_runs_reach_the_rare_rules():
     assert emergencies > 0 and short > 0
 
 
-def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds():
+def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds(
+        play_matches):
     """§5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata": on
     ``overlapping`` decks (the generator ``decks()`` uses), fixed seeds, the kernel and FastEngine
     equal the oracle in turns where it matters: a card reserved for an earlier obligation serves a
@@ -131,7 +151,7 @@ def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_
                               actors=rng.randint(1, 5), seed=i)
         deck = overlapping(deck, i, 0.6).model_copy(update={"parametros": params})
         seeds = [0, 1, 2]
-        got = _kernel(deck, seeds, "random")
+        got = _kernel(play_matches, deck, seeds, "random")
         for seed in seeds:
             play_match(deck, seed, "random", observer=Turns())
             want = _oracle(deck, seed, "random")
@@ -182,15 +202,15 @@ def _oracle_tally(deck, seeds, policy) -> Tally:
     return t
 
 
-@pytest.mark.parametrize("policy", ["random", "protect"])
-def test_kernel_tally_equals_oracle_tally(policy):
+@pytest.mark.parametrize("policy", ["random", "protect", "lookahead"])
+def test_kernel_tally_equals_oracle_tally(play_matches, policy):
     deck = synthetic_deck(cards=40, modes=6, actors=4, seed=3)
     seeds = range(1000, 1060)
     got = play_matches(FastDeck(CompiledDeck(deck)), seeds, policy)
     assert vars(got) == vars(_oracle_tally(deck, seeds, policy))
 
 
-def test_tallies_merge_like_one_run():
+def test_tallies_merge_like_one_run(play_matches):
     fd = FastDeck(CompiledDeck(load_deck("curto")))
     whole = play_matches(fd, range(30))
     parts = play_matches(fd, range(12))
@@ -198,7 +218,7 @@ def test_tallies_merge_like_one_run():
     assert vars(parts) == vars(whole)
 
 
-def test_kernel_rejects_unknown_policy():
+def test_kernel_rejects_unknown_policy(play_matches):
     with pytest.raises(ValueError, match="unknown policy"):
         play_matches(FastDeck(CompiledDeck(load_deck("curto"))), [0], "greedy")
 
@@ -281,7 +301,7 @@ def test_fast_engine_can_share_a_compiled_deck():
     assert _script(a, 1, [], []) == _script(b, 1, [], []) == _script(Engine(deck, 1), 1, [], [])
 
 
-def test_kernel_matches_the_oracle_when_reserved_cards_lapse():
+def test_kernel_matches_the_oracle_when_reserved_cards_lapse(play_matches):
     """§5 "Obrigatória deixa de ser elegível antes de aparecer": an actor changes level mid-turn,
     its reserved card lapses and the slot goes to the random draw, so the modes of the turn are
     recounted. Fixed decks and seeds where that happens, with both mode limits (§7)."""
@@ -304,7 +324,7 @@ def test_kernel_matches_the_oracle_when_reserved_cards_lapse():
                             limite_por_modo=rng.randint(1, 2))
         deck = deck.model_copy(update={"parametros": params})
         limit = params.limite_por_modo
-        got = _kernel(deck, [0, 1, 2], "random")
+        got = _kernel(play_matches, deck, [0, 1, 2], "random")
         for seed in range(3):
             play_match(deck, seed, "random", observer=Lapses())
             assert got[seed] == _oracle(deck, seed, "random"), (i, seed)
@@ -313,9 +333,9 @@ def test_kernel_matches_the_oracle_when_reserved_cards_lapse():
 
 _AS_ENGINE_PLUGIN = '''
 import atexit
-import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match, sorteio.state
+import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match
 F = sorteio.fast.FastEngine
-for module in (sorteio.engine, sorteio.match, sorteio.state, sorteio.cli):
+for module in (sorteio.engine, sorteio.match, sorteio.cli):
     module.Engine = F  # every test that builds or loads an Engine gets a FastEngine
 used = [0]
 plain = F._draw_random

@@ -110,7 +110,13 @@ def test_simulate_prints_and_reports_a_markup_deck_as_text(markup_deck, tmp_path
     assert "[bold]" in text
     page = (out / "report.html").read_text(encoding="utf-8")
     assert marked("Padrão") in page  # the deck's name, as text
-    assert page.count("data:image/png;base64,") == 4  # every plot rendered, $x$ labels too
+    assert page.count("data:image/png;base64,") == 5  # every plot rendered, $x$ labels too
+    text = clean(sorteio("simulate", "--deck", deck, "--matches", "10", "--jobs", "1",
+                         "--per-card", "--out", str(tmp_path / "pc")))
+    assert "[bold]" in text  # --per-card: the table's ids and names as text
+    page = (tmp_path / "pc" / "report.html").read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") == 1  # the ranked chart, $x$ labels too
+    assert marked("Desinformação") in page  # the mode by its display name
 
 
 def test_every_cli_console_prints_text_not_markup():

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
-from sorteio.state import load_state
 from strategies import decks
 
 KIND_ORDER = {"emergency": 0, "actor": 1, "meter": 2}
@@ -123,7 +122,7 @@ def test_save_and_load_at_any_point_continues_exactly(deck, seed, options, shock
             prefix.append(("choice", engine.choose(option % len(engine.current.card["opcoes"]))))
         calls += 1
     saved = json.loads(json.dumps(engine.to_state()))
-    loaded = load_state(deck, saved)
+    loaded = Engine.from_state(deck, saved)
     assert loaded.to_state() == saved
     rest = _continue(loaded, options, shocks, prefix)
     assert prefix + rest == whole

@@ -64,10 +64,12 @@ def test_html_report_is_self_contained_with_its_plots(sweep, tmp_path):
     finally:
         sweep.scenarios[3].diff = old
     page = path.read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 4  # rates, cards, modes, meters by year
+    # rates, mandatory slots per turn, cards, modes, meters by year
+    assert page.count("data:image/png;base64,") == 5
     assert "src='http" not in page and "<script" not in page
     assert page.count("<tr class='flag'>") == 1 and "<tr class='base'>" in page
     assert "Catastrophe rate per parameter value" in page and "Meters by year" in page
+    assert "Mandatory slots per turn" in page
 
 
 @pytest.mark.plots
@@ -92,7 +94,7 @@ def test_html_report_when_no_match_ends_in_catastrophe(tmp_path):
                      policy="protect", jobs=1)
     assert all(r.tally.catastrophes == 0 for r in calm.scenarios)
     write_html(calm, tmp_path / "calm.html", {})
-    assert (tmp_path / "calm.html").read_text(encoding="utf-8").count("base64,") == 4
+    assert (tmp_path / "calm.html").read_text(encoding="utf-8").count("base64,") == 5
 
 
 @pytest.mark.plots
@@ -104,7 +106,7 @@ def test_html_report_of_decks_with_almost_nothing_to_draw(tmp_path, cards, actor
     deck = synthetic_deck(cards=cards, actors=actors, modes=1, meters=2, draft=1)
     result = run_sweep(deck, {"teto_obrigatorias": [2]}, matches=10, jobs=1)
     write_html(result, tmp_path / "r.html", {})
-    assert (tmp_path / "r.html").read_text(encoding="utf-8").count("base64,") == 4
+    assert (tmp_path / "r.html").read_text(encoding="utf-8").count("base64,") == 5
 
 
 @pytest.mark.plots

@@ -277,6 +277,32 @@ def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served():
             "Latifundiários") in year4
 
 
+def test_same_card_serves_two_obligations_its_reason_names_both():
+    """§5 "Mesma carta atende duas obrigações": the card's own reason (what ``card_drawn``
+    carries) lists the obligations it also serves, and its ``texto`` names them; a saved match
+    holding that reason on screen loads and goes on identically."""
+    from sorteio.loader import load_deck
+    from sorteio.match import MatchObserver, play_match
+    from sorteio.wording import Names, reason_text
+
+    deck = load_deck("padrao")
+    shown = []
+
+    class Draws(MatchObserver):
+        def card_played(self, step):
+            shown.append(step.draw)
+
+    play_match(deck, 10091, "random", observer=Draws())
+    attack = next(d for d in shown if d.card_id == "lat-ataque")
+    assert attack.reason["obligation"] == "emergency"
+    assert attack.reason["merged"][0] == {"kind": "actor", "target": "latifundiarios"}
+    text = reason_text(Names.of(deck), attack.reason, attack.card)
+    assert "emergência de Governabilidade" in text
+    assert "também atende: ataque de Latifundiários" in text
+    single = [d for d in shown if d.reason["kind"] == "mandatory" and d is not attack]
+    assert single and all("merged" not in d.reason for d in single)  # only when there is one
+
+
 def test_mandatory_card_that_lost_eligibility_gives_its_slot_to_the_random_draw():
     deck = build([*attack_cards(["banqueiros", "sindicatos"]), *fillers(20)])
     engine = engine_at(deck, moods={"banqueiros": 5, "sindicatos": 6})

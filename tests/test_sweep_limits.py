@@ -17,7 +17,7 @@ import pytest
 from sorteio.deck import Parameters
 from sorteio.errors import SorteioError
 from sorteio.loader import load_deck
-from sorteio.sim import sweep
+from sorteio.sim import spec, sweep
 from sorteio.sim.sweep import (
     MAX_MATCHES,
     MAX_TOTAL_MATCHES,
@@ -86,7 +86,7 @@ def test_values_without_bounds_are_capped_too():
 
 
 def test_too_many_scenarios_are_refused_before_they_are_built(monkeypatch):
-    monkeypatch.setattr(sweep, "MAX_SCENARIOS", 10)
+    monkeypatch.setattr(spec, "MAX_SCENARIOS", 10)  # where build_scenarios reads it
     grid = {"cartas_por_turno": [6, 7, 8], "teto_obrigatorias": [2, 3, 4],
             "limite_por_modo": [1, 2]}
     with pytest.raises(SweepError, match=r"18 scenarios \(3 x 3 x 2\), more than the 10"):
@@ -176,6 +176,19 @@ def test_workers_are_capped_at_the_chunks_and_at_max_jobs(monkeypatch):
                                             jobs=1))
     with pytest.raises(SweepError, match="jobs must be >= 1"):
         run_sweep(deck, {}, matches=5, jobs=0)
+
+
+def test_small_sweeps_on_the_compiled_kernel_start_no_worker(monkeypatch):
+    from sorteio.sim import ckernel
+
+    deck = load_deck("curto")
+    monkeypatch.setattr(sweep, "default_jobs", lambda: 2)
+    monkeypatch.setenv("SORTEIO_KERNEL", "python")
+    assert run_sweep(deck, {}, matches=3000).workers == 2
+    if ckernel.available():
+        monkeypatch.setenv("SORTEIO_KERNEL", "c")
+        assert run_sweep(deck, {}, matches=3000).workers == 1
+        assert run_sweep(deck, {}, matches=3000, jobs=2).workers == 2  # --jobs still decides
 
 
 def test_max_jobs_is_four_per_core():

@@ -1,4 +1,4 @@
-class_name SorteioNode
+class_name SorteioNode, "res://addons/sorteio/icons/sorteio_node.svg"
 extends Node
 # The card draw of GDD 06 for a Godot 3 game. Registered as the autoload `Sorteio` by the plugin.
 #
@@ -40,11 +40,17 @@ signal error_occurred(message, code)
 
 const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const PythonBridge = preload("res://addons/sorteio/bridges/python_bridge.gd")
+# Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
+# still runs.
+const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
 const SETTING_PYTHON := "sorteio/python"
 const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
 
 # The deck: a res:// (or absolute) path to a deck JSON file; "" uses the package's default deck.
 export(String, FILE, "*.json") var deck_path := ""
+# The deck as a resource: a SorteioDeck (the plugin imports each deck JSON as one). When set, it
+# wins over deck_path; start_match(seed, path) with a path still wins over both.
+export(Resource) var deck_resource: Resource = null
 # Seed of the next match; -1 lets Python pick one (reported by match_started).
 export var match_seed := -1
 # "auto" (python when pythonscript is installed, else socket), "socket" or "python".
@@ -180,12 +186,17 @@ func stop_bridge() -> void:
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
 	var given := deck if deck != "" else deck_path
-	var params := {"deck": _deck_for_python(given)}
 	var chosen := new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
 		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, "bad_request")
 		return false
+	var params := {}
+	if deck == "" and deck_resource != null:
+		given = deck_resource.resource_path
+		params["deck"] = _deck_resource_for_python(deck_resource)
+	else:
+		params["deck"] = _deck_for_python(given)
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result = _call("new_match", params)
@@ -475,13 +486,35 @@ func _deck_for_python(path: String):
 	# Exported game: res:// lives inside the .pck, which Python cannot open; hand it a copy.
 	var source := File.new()
 	if source.open(path, File.READ) != OK:
+		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
+		if ResourceLoader.exists(path):
+			var imported = load(path)
+			if imported is DeckResource:
+				return _deck_copy(imported.json_text, path.get_file())
 		return ProjectSettings.globalize_path(path)
 	var text := source.get_as_text()
 	source.close()
-	var copy := "user://sorteio_deck_" + path.get_file()
+	return _deck_copy(text, path.get_file())
+
+
+func _deck_resource_for_python(resource: Resource):
+	# The deck JSON of a SorteioDeck: its source file while it is on disk (the editor, a run from
+	# the project folder), else the text the resource carries, copied where Python can read it.
+	var path := resource.resource_path
+	if path.begins_with("res://") and path.get_extension() == "json":
+		if not OS.has_feature("standalone") and File.new().file_exists(path):
+			return ProjectSettings.globalize_path(path)
+	var text := str(resource.get("json_text"))
+	var name := path.get_file() if path != "" else "resource.json"
+	return _deck_copy(text, name)
+
+
+func _deck_copy(text: String, name: String) -> String:
+	# Absolute path of user://sorteio_deck_<name> holding `text` (the path itself on failure).
+	var copy := "user://sorteio_deck_" + name
 	var target := File.new()
 	if target.open(copy, File.WRITE) != OK:
-		return ProjectSettings.globalize_path(path)
+		return ProjectSettings.globalize_path(copy)
 	target.store_string(text)
 	target.close()
 	return ProjectSettings.globalize_path(copy)

@@ -1,7 +1,7 @@
 """sorteio: the GDD 06 "Sorteio" card-draw engine for a Reigns-like political game.
 
-Public API: ``load_deck`` (deck files), ``Engine`` (the draw, §3-§5), ``save_state`` /
-``load_state`` (JSON save games), ``play_match`` (the reference match loop).
+Public API: ``load_deck`` (deck files), ``Engine`` (the draw, §3-§5; ``Engine.to_state`` /
+``Engine.from_state`` for JSON save games), ``play_match`` (the reference match loop).
 
 The names are imported on first use (PEP 562), so ``import sorteio`` is cheap: the ``sorteio``
 command can take Ctrl-C quietly from its first instant (see ``launch.py``).

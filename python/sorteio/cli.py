@@ -27,7 +27,7 @@ from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
-from .state import load_state, save_state
+from .state import save_state
 from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
@@ -41,7 +41,8 @@ seed_option = click.option("--seed", default=0, show_default=True, type=click.In
                            help="seed of the draw and of the simulated player's choices")
 policy_option = click.option("--policy", default="random", show_default=True,
                              type=click.Choice(list(POLICIES)),
-                             help="player: random, or protect the weakest meter")
+                             help="simulated player: random; protect the weakest meter; lookahead "
+                                  "(one choice ahead, the worst next card)")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 
 
@@ -184,7 +185,7 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
                            f"give that file with --deck")
     # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
     deck = _load(deck_path if deck_path is not None else (saved_deck or None))
-    engine = load_state(deck, state)
+    engine = Engine.from_state(deck, state)
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")

@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 from .compiled import CompiledDeck, compile_deck
 from .deck import Deck
 from .errors import EngineError
+from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import (
     ACTOR,
     CATASTROPHE,
@@ -31,12 +32,9 @@ from .results import (
     TurnStart,
 )
 from .rng import Rng
+from .state import restore_state, save_state
 
-TURN_START = "turn_start"
-DRAWING = "drawing"
-AWAITING_CHOICE = "awaiting_choice"
-ENDED = "ended"
-YEARS = 4
+__all__ = ["AWAITING_CHOICE", "DRAWING", "ENDED", "TURN_START", "YEARS", "Engine"]
 
 # An obligation inside the engine: [kind, target position, card position or -1, merged pairs].
 _Ob = list
@@ -204,7 +202,14 @@ class Engine:
                 ob = self.pending.pop(0)
                 card = ob[2]
                 if card >= 0 and self.is_eligible(card):
-                    reason = {"kind": "mandatory", "obligation": ob[0], "target": self._target(ob)}
+                    target = self._target(ob)
+                    reason = {"kind": "mandatory", "obligation": ob[0], "target": target}
+                    # §5 "Mesma carta atende duas obrigações": the other needs it also serves
+                    # (a meter's emergency and its low-meter obligation are one need).
+                    also = [{"kind": k, "target": t} for k, t in self._public(ob).merged
+                            if k == ACTOR or t != target or ob[0] == ACTOR]
+                    if also:
+                        reason["merged"] = also
                     return self._show(card, reason, ob)
                 drawn = self._draw_random(self._public(ob).to_dict())
                 if drawn is not None:
@@ -386,13 +391,13 @@ class Engine:
 
     def to_state(self) -> dict:
         """Whole state as JSON-safe data, RNG included; ``Engine.from_state`` restores it."""
-        from .state import save_state
-
         return save_state(self)
 
     @classmethod
     def from_state(cls, deck: Deck, data: object) -> "Engine":
-        """Rebuild a saved match; it continues exactly. Raises ``StateError``."""
-        from .state import load_state
+        """Rebuild a saved match as an engine of this class; it continues exactly.
 
-        return load_state(deck, data)
+        Raises ``StateError`` listing every problem found (``state.restore_state``)."""
+        engine = cls(deck)
+        restore_state(engine, data)
+        return engine

@@ -266,13 +266,6 @@ class FastEngine(Engine):
         fast._given_index = engine.index
         return fast
 
-    @classmethod
-    def from_state(cls, deck: Deck, data: object) -> "FastEngine":
-        """Rebuild a saved match (``state.load_state``) as a FastEngine. Raises ``StateError``."""
-        from .state import load_state
-
-        return cls.from_engine(load_state(deck, data))
-
     # -- masks from the state attributes -----------------------------------------------------
 
     def _played(self) -> int:

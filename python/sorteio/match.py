@@ -63,14 +63,53 @@ def protect_weakest_policy(seed: int = 0) -> Policy:
     return choose
 
 
+def _after(meters: List[int], effects) -> List[int]:
+    out = list(meters)
+    for m, delta in effects:
+        out[m] = min(100, max(0, out[m] + delta))
+    return out
+
+
+def lookahead_policy(seed: int = 0) -> Policy:
+    """A careful player who looks one card ahead (maximin over the next card).
+
+    For each option (in the order shown): the meters after it, and their lowest value
+    (``floor``). Then, for every card that could be shown next — the cards eligible now
+    (§3.1; this one is already shown, years and actor levels as they are before the option) —
+    the best reply: the option of that card leaving the lowest meter highest. The option's score
+    is the worst best reply over those cards (just ``floor`` when it ends the match or no card is
+    left). It picks the highest ``(score, floor)``; ties: the option shown first. No randomness.
+    """
+
+    def choose(engine: Engine, draw: Draw) -> int:
+        ix = engine.index
+        effects = ix.meter_effects[engine.current_card]
+        upcoming = engine.eligible_cards()
+        best, best_key = draw.option_order[0], (-1, -1)
+        for option in draw.option_order:
+            after = _after(engine.meters, effects[option])
+            floor = min(after)
+            score = floor
+            if floor > 0 and upcoming:
+                score = min(max(min(_after(after, reply)) for reply in ix.meter_effects[c])
+                            for c in upcoming)
+            if (score, floor) > best_key:
+                best, best_key = option, (score, floor)
+        return best
+
+    return choose
+
+
 POLICIES: Dict[str, Callable[[int], Policy]] = {
     "random": random_policy,
     "protect": protect_weakest_policy,
+    "lookahead": lookahead_policy,
 }
 
 
 def make_policy(name: str, seed: int) -> Policy:
-    """A policy by name (``random`` or ``protect``). Raises ValueError for an unknown name."""
+    """A policy by name (``random``, ``protect`` or ``lookahead``). Raises ValueError for an
+    unknown name."""
     if name not in POLICIES:
         raise ValueError(f"unknown policy '{name}' (choose from: {', '.join(POLICIES)})")
     # The player's RNG is derived from the match seed but separate from the engine's.

@@ -49,7 +49,9 @@ class TurnStart(NamedTuple):
 class Draw(NamedTuple):
     """A card shown. ``slot`` 1..N (0 for an impeachment-scene card, outside the N, §3.5).
 
-    ``reason``: ``{"kind": "mandatory", "obligation", "target"}``, ``{"kind": "random",
+    ``reason``: ``{"kind": "mandatory", "obligation", "target"}`` (plus ``"merged": [{"kind",
+    "target"}]`` when the card also serves other needs than its own meter's, §5),
+    ``{"kind": "random",
     "candidates": E, "mode_relaxed": bool, "replaces": obligation dict or None}`` (§3.4, §4), or
     ``{"kind": "scene"}``. ``option_order``: option indexes in display order (GDD 05 §3.4).
     """

@@ -2,17 +2,16 @@
 
 The saved JSON holds every counter and the RNG state (not the seed), so a loaded match continues
 exactly as if it had never been saved. Ids, not positions, are stored: a save file is readable, and
-``load_state`` checks it against the deck through the deck's fingerprint.
+``restore_state`` checks it against the deck through the deck's fingerprint.
 """
 
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from typing_extensions import Literal
 
-from .deck import Deck
-from .engine import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS, Engine
 from .errors import StateError
+from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import ACTOR, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 
 FORMAT = "sorteio-match/1"
@@ -46,6 +45,7 @@ class SavedReason(_Model):
     candidates: Optional[StrictInt] = None
     mode_relaxed: Optional[bool] = None
     replaces: Optional[SavedObligation] = None
+    merged: Optional[List[SavedMerged]] = None
 
 
 class SavedDraw(_Model):
@@ -100,7 +100,11 @@ class SavedMatch(_Model):
     rng: List[StrictInt] = Field(min_length=625, max_length=625)
 
 
-def save_state(engine: Engine) -> dict:
+# This module reads and writes an ``engine.Engine``'s attributes without importing engine.py
+# (which imports it): ``Any`` below is always an Engine.
+
+
+def save_state(engine: Any) -> dict:
     """The engine's whole state as JSON-safe data (``SavedMatch`` shape)."""
     ix = engine.index
     cards, meters, actors = ix.card_ids, ix.meter_ids, ix.actor_ids
@@ -133,8 +137,9 @@ def save_state(engine: Engine) -> dict:
     }
 
 
-def load_state(deck: Deck, data: object) -> Engine:
-    """Rebuild an engine from ``save_state`` output.
+def restore_state(engine: Any, data: object) -> None:
+    """Put ``save_state`` output into ``engine``, an ``Engine`` just built for the deck the
+    match was saved with (``Engine.from_state`` does both).
 
     Raises ``StateError`` listing every problem found: a malformed file, a match saved with
     another deck, or a state no match can reach (a meter at 0 outside phase ``ended``, more slot
@@ -146,7 +151,6 @@ def load_state(deck: Deck, data: object) -> Engine:
         lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {e['msg']}"
                  for e in exc.errors(include_url=False)]
         raise StateError("saved match: " + "\nsaved match: ".join(lines)) from None
-    engine = Engine(deck)
     if saved.deck != engine.index.fingerprint:
         raise StateError(
             f"saved match was played with another deck (fingerprint {saved.deck}, "
@@ -156,10 +160,9 @@ def load_state(deck: Deck, data: object) -> Engine:
     _restore(engine, saved, problems)
     if problems:
         raise StateError("saved match: " + "\nsaved match: ".join(problems))
-    return engine
 
 
-def _restore(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
+def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     ix = engine.index
     card, meter, actor = ix.card_index, ix.meter_index, ix.actor_index
 
@@ -237,7 +240,7 @@ def _restore(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
         problems.append(f"rng: {exc}")
 
 
-def _check_reachable(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
+def _check_reachable(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     """Refuse states no match can reach, which would make the engine break its own rules."""
     ix = engine.index
     if saved.phase != ENDED and any(v == 0 for v in saved.meters.values()):
@@ -257,7 +260,7 @@ def _check_reachable(engine: Engine, saved: SavedMatch, problems: List[str]) -> 
         problems.append("pending: no obligation can wait before the turn starts")
 
 
-def _check_history(engine: Engine, saved: SavedMatch, problems: List[str]) -> None:
+def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     """Refuse a save whose cards shown do not fit its own history: the years and slots it has
     closed (GDD 06 §3.1.2 "no repeat" rests on ``played``; a card lost from it would be drawn
     again). Checked: each card shown can be drawn (or is a scene card); ``turn_cards`` are the last

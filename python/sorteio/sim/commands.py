@@ -28,6 +28,9 @@ from rich.text import Text
 from ..errors import SorteioError
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from ..wording import Names
+from .kernel import POLICIES
+from .kernels import describe
+from .percard import card_scenarios
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -61,8 +64,9 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
               help="seed of the whole sweep: match i of every scenario uses seed*1e6+i")
 @click.option("--policy", default="random", show_default=True,
-              type=click.Choice(["random", "protect"]),
-              help="player: random, or protect the weakest meter")
+              type=click.Choice(list(POLICIES)),
+              help="player: random, protect the weakest meter, or lookahead (also weighs the "
+                   "worst card that could come next)")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
               help="a §7 parameter to sweep, e.g. teto_obrigatorias=2..4 or "
                    "cartas_por_turno=6,7,8 (repeatable; scenarios = every combination). "
@@ -77,8 +81,11 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
 @click.option("--out", "out_dir", default=None, metavar="DIR",
               help="write DIR/sweep.csv, DIR/sweep.json and DIR/report.html")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@click.option("--per-card", "per_card", is_flag=True,
+              help="for every playable card, play the deck without it (same seeds) and rank the "
+                   "cards by how much their absence moves the catastrophe rate")
 def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
-                 as_json) -> None:
+                 as_json, per_card) -> None:
     """Play many matches per scenario and compare scenarios (GDD 06 §7).
 
     Without --param: one scenario, the deck's own parameters. Each scenario reports the
@@ -97,7 +104,12 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         except SweepError as exc:
             raise click.BadParameter(str(exc), param_hint="--param") from None
         grid[name] = values
-    n_scenarios = len(build_scenarios(deck, grid))  # at most MAX_SCENARIOS, else SweepError
+    if per_card and grid:
+        raise click.UsageError("--per-card compares cards under the deck's own parameters: "
+                               "use it without --param")
+    scenarios = card_scenarios(deck) if per_card else None
+    # at most MAX_SCENARIOS, else SweepError
+    n_scenarios = len(scenarios) if scenarios else len(build_scenarios(deck, grid))
     check_size(n_scenarios, matches)
     total = n_scenarios * matches
     executor = load_executor(executor_spec) if executor_spec else None
@@ -111,7 +123,8 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                                      param_hint="--out")
         require_matplotlib()  # fail before the sweep, not after it
         folder = _output_folder(out_dir)
-        appender = CsvAppender(folder / "sweep.csv")
+        if not per_card:  # per card: one ranked table at the end (percard_report)
+            appender = CsvAppender(folder / "sweep.csv")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
@@ -122,20 +135,23 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                 deck, grid, matches, seed, policy, jobs=jobs, executor=executor,
                 on_progress=lambda done: bar.update(task, completed=done),
                 on_result=appender.add if appender is not None else None,
+                scenarios=scenarios, keep_meters=per_card,
             )
         finally:
             if appender is not None:
                 appender.close()
     elapsed = time.perf_counter() - started
-    if folder is not None:
+    if per_card:
+        _per_card_outputs(result, elapsed, folder, as_json, Names.of(deck))
+    elif folder is not None:
         _write_outputs(result, folder, deck)
-    if as_json:
+    if as_json and not per_card:
         from .report import sweep_json
 
         data = sweep_json(result, Names.of(deck))
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
-    else:
+    elif not per_card:
         _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
             out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
@@ -212,7 +228,8 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
            names: Names) -> None:
     where = executor_spec or f"{result.workers or 1} processo(s)"
     out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
-              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where})")
+              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where}), "
+              f"{describe(result.kernel)}")
     if not result.scenarios:  # stopped before the first scenario finished
         out.print("nenhum cenário terminou")
         return
@@ -319,3 +336,24 @@ def lint_cmd(deck_path, as_json, strict) -> None:
         print_report(report, source, out)
     if strict and report["problems"]:
         sys.exit(1)
+
+
+def _per_card_outputs(result: SweepResult, elapsed: float, folder: Optional[Path],
+                      as_json: bool, names: Names) -> None:
+    from .percard_report import per_card_json, print_per_card, write_per_card
+
+    if folder is not None:
+        try:
+            write_per_card(result, folder, names)
+        except OSError as exc:
+            raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
+                               f"{exc.strerror or exc}") from None
+    if as_json:
+        data = per_card_json(result)
+        data["seconds"] = round(elapsed, 3)
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    print_per_card(result, elapsed, out, describe(result.kernel), names)
+    if folder is not None:
+        out.print(f"escrito: {folder / 'percard.csv'}, {folder / 'percard.json'}, "
+                  f"{folder / 'report.html'}", soft_wrap=True)

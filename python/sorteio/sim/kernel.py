@@ -1,10 +1,11 @@
 """The simulation kernel: whole matches on the fast path's bit sets (GDD 06 §7 studies).
 
 ``play_matches`` plays the reference match loop of ``match.play_match`` (no events or scene hooks;
-players ``random`` and ``protect``) without building ``Draw`` or ``Choice`` objects, and adds what
-the sweep reports into a ``Tally``. Its hot loop inlines ``Rng.below``, the k-th set bit and the
-player's pick, but every ``getrandbits`` call is still the oracle's, in the oracle's order:
-``tests/test_fast.py`` checks it card for card against ``engine.Engine``.
+players ``random``, ``protect`` and ``lookahead``) without building ``Draw`` or ``Choice`` objects,
+and adds what the sweep reports into a ``Tally``. Its hot loop inlines ``Rng.below``, the k-th set
+bit and the player's pick, but every ``getrandbits`` call is still the oracle's, in the oracle's
+order: ``tests/test_fast.py`` checks it card for card against ``engine.Engine``. ``_ckernel.c`` is
+the same kernel in C (``ckernel.py``; ``kernels.py`` picks one).
 """
 
 import operator
@@ -22,12 +23,15 @@ class Tally:
 
     Lists are indexed by card, meter, year (1-4; index 0 unused) or match (``catastrophe``: one
     byte 0/1 per match in seed order, kept so two scenarios can be compared match by match).
+    ``end_meters``: empty, or (``keep_meters``) every match's ending meters, one byte (0-100)
+    per meter, match after match in seed order, for paired comparisons of meters.
     """
 
     def __init__(self, n_cards: int, n_meters: int) -> None:
         self.matches = 0
         self.catastrophes = 0
         self.catastrophe = bytearray()
+        self.end_meters = bytearray()
         self.cards_played = 0
         self.turns = 0  # turns started
         self.turns_closed = 0
@@ -49,6 +53,7 @@ class Tally:
                      "short_turns", "mandatory"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.catastrophe += other.catastrophe
+        self.end_meters += other.end_meters
         for name in ("card_draws", "card_mandatory", "end_sum", "end_sq", "zeroed", "end_year",
                      "close_n"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -73,14 +78,74 @@ def _pick(candidates: int, bits) -> int:
     return kth_bit(candidates, r)
 
 
+POLICIES = ("random", "protect", "lookahead")  # match.POLICIES, in the kernels
+
+
+def _floor_after(after: List[int], ranked: List[int], effects) -> int:
+    """``min`` of ``after`` with ``effects`` applied (clamped), ``ranked`` = meter positions by
+    ascending value: only the touched meters and the lowest untouched one are read."""
+    touched = [m for m, _ in effects]
+    v = 101
+    for m in ranked:
+        if m not in touched:
+            v = after[m]
+            break
+    for m, d in effects:
+        w = after[m] + d
+        w = 0 if w < 0 else (100 if w > 100 else w)
+        if w < v:
+            v = w
+    return v
+
+
+def _lookahead(meters: List[int], meter_eff, effects, order: List[int], upcoming: int,
+               n_meters: int) -> int:
+    """``match.lookahead_policy``'s pick: the highest (worst best reply over the cards that
+    could come next, floor after the option); ties: first shown. ``upcoming``: the eligible
+    cards as a bitmask (this card already shown)."""
+    replies = []
+    while upcoming:
+        low = upcoming & -upcoming
+        replies.append(meter_eff[low.bit_length() - 1])
+        upcoming ^= low
+    option, best = order[0], (-1, -1)
+    for o in order:
+        after = list(meters)
+        for m, d in effects[o]:
+            v = after[m] + d
+            after[m] = 0 if v < 0 else (100 if v > 100 else v)
+        floor = min(after)
+        score = floor
+        if floor > 0 and replies:
+            ranked = sorted(range(n_meters), key=after.__getitem__)
+            score = 101
+            for reply in replies:
+                best_reply = -1
+                for eff in reply:
+                    f = _floor_after(after, ranked, eff)
+                    if f > best_reply:
+                        best_reply = f
+                        if f >= score:
+                            break  # this card cannot lower the worst case any more
+                if best_reply < score:
+                    score = best_reply
+                    if score == 0:
+                        break
+        if (score, floor) > best:
+            option, best = o, (score, floor)
+    return option
+
+
 _ORDER_01 = [0, 1]  # option_order of a two-option card when below(2) gives 1 (no swap)
 _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
-                 tally: Optional[Tally] = None, trace: Optional[list] = None) -> Tally:
+                 tally: Optional[Tally] = None, trace: Optional[list] = None,
+                 keep_meters: bool = False) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
-    no scene), and add it to ``tally`` (a new one when None). ``policy``: random or protect.
+    no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
+    lookahead.
 
     ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
     ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
@@ -91,8 +156,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     ``Rng.below`` is inlined (``k = n.bit_length(); r = bits(k)`` until ``r < n``) so every
     ``getrandbits`` call is the oracle's, in the oracle's order.
     """
-    if policy not in ("random", "protect"):
-        raise ValueError(f"unknown policy '{policy}' (choose from: random, protect)")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(POLICIES)})")
     ix = fd.index
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     n_slots, cap, meter_limit = ix.n_slots, ix.cap, ix.meter_limit
@@ -120,6 +185,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     end_sum, end_sq, end_year, zeroed_count = t.end_sum, t.end_sq, t.end_year, t.zeroed
     outcome = t.catastrophe
     protect = policy == "protect"
+    lookahead = policy == "lookahead"
     pc = popcount
     M64, M32, M16, P8, K8 = MASK64, MASK32, MASK16, POP8, KTH8
     order_01, order_10 = _ORDER_01, _ORDER_10
@@ -136,7 +202,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
 
     for seed in seeds:
         seed_gen(seed)
-        if not protect:
+        if policy == "random":
             seed_player(seed ^ 0x5EED)
         meters = list(init_meters)
         sat = list(init_sat)
@@ -343,6 +409,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         floor = min(after)
                         if floor > best_floor:
                             option, best_floor = o, floor
+                elif lookahead:
+                    option = _lookahead(meters, meter_eff, meter_eff[card], order,
+                                        base & ok & ~played, n_meters)
                 elif n_opt == 2:
                     r = pbits(2)
                     while r >= 2:
@@ -412,6 +481,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
             outcome.append(0)
         end_sum[:] = map(add, end_sum, meters)
         end_sq[:] = map(add, end_sq, map(mul, meters, meters))
+        if keep_meters:
+            t.end_meters += bytes(meters)
 
     t.matches += matches
     t.catastrophes += catastrophes

@@ -18,7 +18,8 @@ from typing import Dict, List, Optional, Tuple
 
 from ..errors import SorteioError
 from ..wording import Names
-from .sweep import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult, wilson
+from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
+from .stats import wilson
 
 
 def csv_columns(result: ScenarioResult) -> List[str]:
@@ -91,6 +92,7 @@ def sweep_json(sweep: SweepResult, names: Optional[Names] = None) -> dict:
         "matches": sweep.matches,
         "seed": sweep.seed,
         "policy": sweep.policy,
+        "kernel": sweep.kernel,
         "parameters": sweep.names,
         "interrupted": sweep.interrupted,
         "scenarios_total": sweep.total_scenarios,
@@ -139,7 +141,7 @@ def _pyplot():
 def _png(fig) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    fig.clf()
+    _pyplot().close(fig)  # pyplot keeps every open figure alive otherwise
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -197,6 +199,39 @@ def plot_rates(sweep: SweepResult) -> str:
         ax.set_xticks(values)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
+    return _png(fig)
+
+
+def plot_mandatory(sweep: SweepResult) -> str:
+    """Mandatory slots per turn (§3.3) for every scenario, one panel per swept parameter: the
+    scenarios with each value as dots, their mean as a line. A parameter can move this figure
+    a lot while the catastrophe rate stays flat (pressure on the turn, not on the outcome)."""
+    plt = _pyplot()
+    names = sweep.names or [None]
+    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.2), squeeze=False)
+    base = sweep.baseline
+    for ax, name in zip(axes[0], names):
+        if name is None:  # baseline only: one bar
+            ax.bar([0], [r.mandatory_per_turn for r in sweep.scenarios[:1]], color="C0")
+            ax.set_xticks([0])
+            ax.set_xticklabels(["baseline"])
+        else:
+            values = sorted({r.scenario.params[name] for r in sweep.scenarios})
+            for v in values:
+                ys = [r.mandatory_per_turn for r in sweep.scenarios if r.scenario.params[name] == v]
+                ax.scatter([v] * len(ys), ys, s=10, color="C0", alpha=0.5)
+            means = [sum(ys) / len(ys) for ys in (
+                [r.mandatory_per_turn for r in sweep.scenarios if r.scenario.params[name] == v]
+                for v in values)]
+            ax.plot(values, means, "o-", color="C1", label="mean over scenarios")
+            ax.set_xticks(values)
+            ax.set_xlabel(name)
+            if base is not None:
+                ax.axhline(base.mandatory_per_turn, color="grey", lw=1, label="baseline")
+            ax.legend(fontsize=7)
+        ax.set_ylabel("mandatory slots per turn")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
     return _png(fig)
 
 
@@ -335,6 +370,10 @@ def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int],
                  "per-match difference. Rate intervals are Wilson score intervals.</p>")
     parts.append("<h2>Catastrophe rate per parameter value</h2>")
     parts.append(f"<img src='data:image/png;base64,{plot_rates(sweep)}'>")
+    parts.append("<h2>Mandatory slots per turn</h2>")
+    parts.append("<p class='note'>Cards shown in a mandatory slot (§3.3: emergencies, Furious "
+                 "actors' attacks, meters below the limit) per turn, every scenario a dot.</p>")
+    parts.append(f"<img src='data:image/png;base64,{plot_mandatory(sweep)}'>")
     parts.append("<h2>Draw frequency per card (baseline)</h2>")
     parts.append(f"<img src='data:image/png;base64,{plot_cards(base, names)}'>")
     never = base.never_drawn()

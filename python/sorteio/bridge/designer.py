@@ -1,0 +1,325 @@
+"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate.
+
+The same answers the CLI gives (``sorteio validate``, ``lint``, ``turn``, ``simulate``), as plain
+JSON-safe dicts for a bridge to carry; the panel only draws them (no rule or statistic is computed
+in GDScript). ``RequestHandler`` dispatches to these functions (see its docstring for the params).
+
+A simulation is a *job* cut into chunks of matches: ``simulate_start`` checks the request and
+returns at once, each ``simulate_step`` plays chunks for about ``budget_ms`` and reports
+progress, the last one returns the result. So an editor that calls one step per frame never
+freezes, on either bridge, without threads. Chunks are merged in match order, so the figures do
+not depend on the budget or the machine's speed: match ``i`` uses engine seed
+``seed * SEED_STRIDE + i``, as ``sorteio simulate`` does (GDD 06 §7).
+"""
+
+import itertools
+import json
+import time
+from typing import Any, Dict, List, Optional
+
+from ..checks import deck_warnings
+from ..compiled import CompiledDeck
+from ..engine import DRAWING, ENDED, TURN_START, Engine
+from ..errors import SorteioError
+from ..jsonfile import loads, read_text
+from ..lint import lint_deck
+from ..loader import DeckError, load_deck, resolve_deck_path
+from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
+from ..results import TurnEnd, TurnStart
+from ..sim.report import sweep_json
+from ..sim.sweep import (
+    ScenarioResult,
+    SweepError,
+    SweepResult,
+    build_scenarios,
+    check_size,
+    paired_difference,
+    parse_param,
+    run_chunk,
+)
+from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
+
+DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
+DEFAULT_BUDGET_MS = 150  # per step: one editor frame may take this long, well under any timeout
+CHUNK = 50  # matches per chunk: a few ms each on the fast kernel
+MAX_JOBS = 4  # jobs kept at once (an abandoned one is dropped when a fifth starts)
+
+
+class DesignerError(SorteioError):
+    """A designer's request that cannot be answered (bad params, unknown job): ``code``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _deck_param(params: Dict[str, Any]) -> Optional[str]:
+    deck = params.get("deck")
+    if deck is not None and not isinstance(deck, str):
+        raise DesignerError("bad_request", "'deck' must be a path, a built-in name or null")
+    return deck or None
+
+
+def _source(deck: Optional[str]) -> str:
+    return str(resolve_deck_path(deck))
+
+
+def _row(source: str, issue: Any, severity: str) -> Dict[str, Any]:
+    return {"severity": severity, "file": source, "card_id": issue.card_id,
+            "field": issue.field, "message": issue.message}
+
+
+def validate(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio validate``: every problem of the deck at once, one row each.
+
+    Result: ``{"file", "valid", "errors": [row], "warnings": [row], "summary"}``, a row being
+    ``{"severity": "error"|"warning", "file", "card_id" (or null), "field", "message"}``;
+    ``summary`` is null for an invalid deck, else ``{"nome", "cards", "playable", "meters",
+    "actors"}``. A broken deck is a normal answer here (``valid: false``), not an error reply.
+    """
+    deck_name = _deck_param(params)
+    source = _source(deck_name)
+    try:
+        deck = load_deck(deck_name)
+    except DeckError as exc:
+        return {"file": exc.source, "valid": False,
+                "errors": [_row(exc.source, i, "error") for i in exc.issues],
+                "warnings": [], "summary": None}
+    warnings = deck_warnings(deck)
+    return {
+        "file": source,
+        "valid": True,
+        "errors": [],
+        "warnings": [_row(source, i, "warning") for i in warnings],
+        "summary": {"nome": deck.nome, "cards": len(deck.cartas),
+                    "playable": sum(c.playable for c in deck.cartas),
+                    "meters": len(deck.medidores), "actors": len(deck.atores)},
+    }
+
+
+def lint(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio lint --json``: the coverage report (``sorteio.lint.lint_deck``) plus ``file``.
+    A deck that does not validate raises ``DeckError`` (a ``deck_error`` reply)."""
+    deck_name = _deck_param(params)
+    return dict(lint_deck(load_deck(deck_name)), file=_source(deck_name))
+
+
+# -- preview ---------------------------------------------------------------------------------
+
+
+class _Collector(MatchObserver):
+    """The rows of a preview: what ``sorteio turn`` prints, as data, with the same sentences
+    (``sorteio.wording``, with the deck's display names)."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.rows: List[Dict[str, Any]] = []
+
+    def turn_started(self, turn: TurnStart) -> None:
+        self.rows.append({"event": "turn_started", "year": turn.year, "mandatory": [
+            dict(ob, texto=mandatory_text(self.names, ob))
+            for ob in turn.to_dict()["mandatory"]]})
+
+    def card_played(self, step: Step) -> None:
+        draw, choice = step
+        card = draw.card
+        self.rows.append({
+            "event": "card_played", "year": draw.year, "slot": draw.slot,
+            "card_id": card["id"], "titulo": card["titulo"], "modo": card["modo"],
+            "modo_texto": card_mode_text(self.names, card), "reason": draw.reason,
+            "reason_text": reason_text(self.names, draw.reason, card),
+            "option": choice.option, "option_text": card["opcoes"][choice.option]["texto"],
+            "meters": dict(choice.meters),
+        })
+
+    def turn_ended(self, end: TurnEnd) -> None:
+        self.rows.append({"event": "turn_ended", **end.to_dict()})
+
+
+def _read_state(path: str) -> Any:
+    """A saved match file, read as ``sorteio turn`` reads it (``jsonfile``: a bounded regular
+    file; every problem named by its path in the data)."""
+    data, problems = loads(read_text(path), path)
+    if problems:
+        raise SorteioError("\n".join(
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+            for problem in problems))
+    return data
+
+
+def preview(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio turn``: the next turn's cards with why each came (§3.3, §3.4, §5).
+
+    Params: ``deck`` (path, name or null); ``state``: path of a saved match (``play --save`` or
+    ``Sorteio.save_state()`` as JSON), or null for the match start; ``seed`` (int >= 0, the
+    match seed when there is no state, and the simulated player's); ``policy`` (``random`` or
+    ``protect``): cards after the first depend on the options chosen, so the preview plays them.
+    Result: ``{"file", "from": "start"|"state", "rows": [...], "ending": text or null}``, rows
+    being ``turn_started`` (``mandatory`` with ``texto``), ``card_played`` (``reason_text``: the
+    CLI's sentence) and ``turn_ended``.
+    """
+    deck_name = _deck_param(params)
+    state_path = params.get("state")
+    if state_path is not None and not isinstance(state_path, str):
+        raise DesignerError("bad_request", "'state' must be a file path or null")
+    seed = _int(params, "seed", 0, 0, 2**31 - 1)
+    policy = _policy(params)
+    if state_path:
+        data = _read_state(state_path)
+        if isinstance(data, dict) and isinstance(data.get("engine"), dict):
+            data = data["engine"]  # the Godot node's wrapper {"format", "deck", "seed", "engine"}
+        deck = load_deck(deck_name)
+        engine = Engine.from_state(deck, data)
+        if engine.phase == ENDED:
+            raise SorteioError(f"{state_path}: the match has already ended")
+    else:
+        deck = load_deck(deck_name)
+        engine = Engine(deck, seed)
+    chooser = make_policy(policy, seed)
+    rows = _Collector(Names.of(deck))
+    if engine.current is not None:  # saved with a card on screen: the player answers it first
+        rows.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
+    shown = play_turn(engine, chooser, rows) if engine.phase == DRAWING else []
+    if not shown and engine.phase == TURN_START:
+        rows.turn_started(engine.start_turn())
+        play_turn(engine, chooser, rows)
+    return {"file": _source(deck_name), "from": "state" if state_path else "start",
+            "rows": rows.rows,
+            "ending": (ending_text(rows.names, engine.ending.to_dict())
+                       if engine.ending is not None else None)}
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+def _int(params: Dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    value = params.get(name)
+    if value is None:
+        return default
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # Godot's JSON sends 3000.0
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise DesignerError("bad_request", f"'{name}' must be an integer from {low} to {high}")
+    return value
+
+
+def _policy(params: Dict[str, Any]) -> str:
+    policy = params.get("policy") or "random"
+    if policy not in POLICIES:
+        raise DesignerError("bad_request",
+                            f"'policy' must be one of: {', '.join(POLICIES)} (not {policy!r})")
+    return policy
+
+
+class SimulationJob:
+    """One ``sorteio simulate`` run played a chunk at a time (see the module docstring)."""
+
+    def __init__(self, deck: Any, grid: Dict[str, List[int]], matches: int, seed: int,
+                 policy: str) -> None:
+        self.deck, self.grid, self.matches = deck, grid, matches
+        self.seed, self.policy = seed, policy
+        self.scenarios = build_scenarios(deck, grid)
+        check_size(len(self.scenarios), matches)
+        self.total = len(self.scenarios) * matches
+        self.done = 0
+        self._deck_json = deck.model_dump_json()
+        self._work = iter([(sc, start, min(CHUNK, matches - start))
+                           for sc in self.scenarios for start in range(0, matches, CHUNK)])
+        self._tallies: Dict[int, Any] = {}
+        self._result: Optional[Dict[str, Any]] = None
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.total
+
+    def step(self, budget_ms: int) -> None:
+        """Play chunks, in match order, until ``budget_ms`` has passed (at least one chunk)."""
+        deadline = time.perf_counter() + budget_ms / 1000
+        for sc, start, count in self._work:
+            tally = run_chunk(self._deck_json, sc.params, self.policy, self.seed, start, count)
+            whole = self._tallies.get(sc.index)
+            if whole is None:
+                self._tallies[sc.index] = tally
+            else:
+                whole.merge(tally)
+            self.done += count
+            if time.perf_counter() >= deadline:
+                break
+
+    def result(self) -> Dict[str, Any]:
+        """The figures ``sorteio simulate --json`` prints, with the per-scenario 95% interval
+        (Wilson) and, for a sweep, the paired difference from the baseline (§7's 4 points)."""
+        if self._result is None:
+            index = CompiledDeck(self.deck)
+            done = [ScenarioResult(sc, self._tallies[sc.index], index) for sc in self.scenarios]
+            base = done[0]
+            for r in done:
+                r.diff = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
+            sweep = SweepResult(done, list(self.grid), self.matches, self.seed, self.policy,
+                                self.deck.nome, False, len(done), 1)
+            data = sweep_json(sweep, Names.of(self.deck))  # with "names": id -> display name
+            for row, r in zip(data["scenarios"], done):
+                row["card_draws_per_match"] = r.card_frequency()
+                row["label"] = r.scenario.label(list(self.grid))
+            self._result = json.loads(json.dumps(data))  # plain JSON data, NaN-free
+        return self._result
+
+
+class Simulations:
+    """The running simulation jobs of one handler, by id."""
+
+    def __init__(self) -> None:
+        self.jobs: Dict[int, SimulationJob] = {}
+        self._ids = itertools.count(1)
+
+    def start(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        """``simulate_start``. Params: ``deck``; ``matches`` (1-1,000,000, default 3000);
+        ``seed`` (default 0); ``policy``; ``sweep``: list of ``"name=values"`` strings as
+        ``sorteio simulate --param`` takes (e.g. ``"teto_obrigatorias=2..4"``), or null for the
+        deck's own parameters only. Result ``{"job", "total", "scenarios"}``."""
+        deck = load_deck(_deck_param(params))
+        matches = _int(params, "matches", DEFAULT_MATCHES, 1, 1_000_000)
+        seed = _int(params, "seed", 0, 0, 2**31 - 1)
+        policy = _policy(params)
+        sweep = params.get("sweep") or []
+        if not isinstance(sweep, list) or not all(isinstance(s, str) for s in sweep):
+            raise DesignerError("bad_request", "'sweep' must be a list of 'name=values' strings")
+        grid: Dict[str, List[int]] = {}
+        try:
+            for text in sweep:
+                name, values = parse_param(text)
+                grid[name] = values
+            job = SimulationJob(deck, grid, matches, seed, policy)
+        except SweepError as exc:
+            raise DesignerError("bad_request", str(exc)) from None
+        while len(self.jobs) >= MAX_JOBS:
+            del self.jobs[min(self.jobs)]
+        ident = next(self._ids)
+        self.jobs[ident] = job
+        return {"job": ident, "total": job.total, "scenarios": len(job.scenarios)}
+
+    def step(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        """``simulate_step`` [``job``, ``budget_ms`` 1-5000, default 150]: plays on. Result
+        ``{"job", "done", "total", "finished", "result"}``; ``result`` (the figures, see
+        ``SimulationJob.result``) only once finished, when the job is forgotten."""
+        job_id = self._job_id(params)
+        job = self.jobs[job_id]
+        job.step(_int(params, "budget_ms", DEFAULT_BUDGET_MS, 1, 5000))
+        result = None
+        if job.finished:
+            result = job.result()
+            del self.jobs[job_id]
+        return {"job": job_id, "done": job.done, "total": job.total, "finished": job.finished,
+                "result": result}
+
+    def cancel(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        """``simulate_cancel`` [``job``]: forget a job (the panel's Stop button)."""
+        job_id = self._job_id(params)
+        del self.jobs[job_id]
+        return {"job": job_id, "cancelled": True}
+
+    def _job_id(self, params: Dict[str, Any]) -> int:
+        job_id = _int(params, "job", 0, 1, 2**62)
+        if job_id not in self.jobs:
+            raise DesignerError("no_job", f"no simulation job {job_id} (finished or cancelled)")
+        return job_id

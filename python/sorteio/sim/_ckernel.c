@@ -1,0 +1,1206 @@
+/* The compiled simulation kernel: sim/kernel.py's play_matches in C (GDD 06 §3.3, §3.4, §5).
+ *
+ * It plays the reference match loop (match.play_match without events or scene hooks) and draws
+ * exactly the cards the oracle engine.Engine draws for the same seed. That needs the oracle's RNG
+ * stream bit for bit, so this file carries its own copy of CPython's MT19937 (_randommodule.c):
+ * random.seed(int) is init_by_array over the seed's 32-bit words (least significant first, one
+ * zero word for 0), getrandbits(k) takes the top k bits of one word for k <= 32 and fills words
+ * least significant first for k > 32; Rng.below(n) draws getrandbits(n.bit_length()) until the
+ * value is below n. The rules then follow sim/kernel.py line for line, on the bitsets of
+ * fast.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order).
+ *
+ * tests/test_fast.py runs the same differential tests against this kernel and the Python one.
+ * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
+ * not build, sorteio uses the pure-Python kernel (setup.py marks the extension optional).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef KERNEL_SOURCE_ID
+#define KERNEL_SOURCE_ID 0 /* setup.py passes 48 bits of this file's SHA-256 */
+#endif
+
+/* -- bit helpers ------------------------------------------------------------------------------ */
+
+/* Without -mpopcnt, gcc's __builtin_popcountll is a library call: a few inline operations are
+ * faster, and the same on every compiler. */
+static int popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static int ctz64(uint64_t x) {
+    unsigned long i;
+    if ((uint32_t)x) {
+        _BitScanForward(&i, (unsigned long)(uint32_t)x);
+        return (int)i;
+    }
+    _BitScanForward(&i, (unsigned long)(uint32_t)(x >> 32));
+    return (int)i + 32;
+}
+#else
+#define ctz64(x) __builtin_ctzll(x)
+#endif
+
+static int bit_length(uint64_t n) {
+    int k = 0;
+    while (n) {
+        k++;
+        n >>= 1;
+    }
+    return k;
+}
+
+/* -- MT19937, as CPython's Modules/_randommodule.c --------------------------------------------- */
+
+#define MT_N 624
+#define MT_M 397
+#define MATRIX_A 0x9908b0dfU
+#define UPPER_MASK 0x80000000U
+#define LOWER_MASK 0x7fffffffU
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;   /* next word to read, as CPython's; MT_N: regenerate first */
+    int twisted; /* words 0..twisted-1 of this generation are regenerated */
+} Mt;
+
+static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
+
+static void mt_init_start(void) {
+    uint32_t *mt = mt_start;
+    mt[0] = 19650218U;
+    for (int i = 1; i < MT_N; i++)
+        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+}
+
+/* init_by_array(key, len) as CPython's random_seed calls it. The previous word is carried in a
+ * register (``p``) rather than read back from the array: the loop is one long chain of dependent
+ * multiplications, and a store-to-load round trip per step would lengthen it. */
+static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
+    uint32_t *mt = g->mt, p;
+    size_t i = 1, j = 0, k = MT_N > len ? MT_N : len;
+    memcpy(mt, mt_start, sizeof(mt_start));
+    p = mt[0];
+    for (; k; k--) {
+        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = p;
+            i = 1;
+        }
+        if (j >= len) j = 0;
+    }
+    for (k = MT_N - 1; k; k--) {
+        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = p;
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    g->index = g->twisted = MT_N;
+}
+
+/* Up to four seedings at once, with the same results as one mt_seed each: every seeding is one
+ * long chain of dependent multiplications, and independent chains side by side (the engine's and
+ * the player's generators of two matches) let the CPU overlap them. L is a constant at each call,
+ * so the lanes unroll into registers. */
+static inline void mt_seed_lanes(Mt **g, uint32_t *const *key, const size_t *len, const int L) {
+    uint32_t *mt[4], p[4];
+    size_t j[4], i = 1, k;
+    for (int l = 0; l < L; l++) {
+        mt[l] = g[l]->mt;
+        memcpy(mt[l], mt_start, sizeof(mt_start));
+        p[l] = mt_start[0];
+        j[l] = 0;
+    }
+    for (k = MT_N; k; k--) {
+        for (int l = 0; l < L; l++) {
+            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + key[l][j[l]] +
+                              (uint32_t)j[l];
+            if (++j[l] >= len[l]) j[l] = 0;
+        }
+        if (++i >= MT_N) {
+            for (int l = 0; l < L; l++) mt[l][0] = p[l];
+            i = 1;
+        }
+    }
+    for (k = MT_N - 1; k; k--) {
+        for (int l = 0; l < L; l++)
+            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)i;
+        if (++i >= MT_N) {
+            for (int l = 0; l < L; l++) mt[l][0] = p[l];
+            i = 1;
+        }
+    }
+    for (int l = 0; l < L; l++) {
+        mt[l][0] = 0x80000000U;
+        g[l]->index = g[l]->twisted = MT_N;
+    }
+}
+
+static void mt_seed_many(Mt **g, uint32_t *const *key, const size_t *len, int n) {
+    for (int l = 0; l < n; l++)
+        if (len[l] > MT_N) { /* a key longer than the state changes the loop: one at a time */
+            for (int m = 0; m < n; m++) mt_seed(g[m], key[m], len[m]);
+            return;
+        }
+    switch (n) {
+    case 1: mt_seed_lanes(g, key, len, 1); break;
+    case 2: mt_seed_lanes(g, key, len, 2); break;
+    case 3: mt_seed_lanes(g, key, len, 3); break;
+    case 4: mt_seed_lanes(g, key, len, 4); break;
+    default: break; /* callers pass 1-4 */
+    }
+}
+
+/* CPython regenerates all 624 words at once when they run out; a match reads ~100, so words are
+ * regenerated 64 at a time, in the same order: word kk reads words kk+1 and kk+397 before they
+ * are regenerated and word kk-227 after, exactly as the all-at-once loop does. */
+#define MT_BLOCK 64
+
+static void mt_twist(Mt *g) {
+    uint32_t y, *mt = g->mt;
+    int kk = g->twisted, end = kk + MT_BLOCK < MT_N ? kk + MT_BLOCK : MT_N;
+    for (; kk < end && kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+    }
+    for (; kk < end && kk < MT_N - 1; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+    }
+    if (kk == MT_N - 1 && end == MT_N) {
+        y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        kk = MT_N;
+    }
+    g->twisted = kk;
+}
+
+static uint32_t mt_next(Mt *g) {
+    uint32_t y;
+    if (g->index >= g->twisted) {
+        if (g->index >= MT_N) g->index = g->twisted = 0; /* a new generation of 624 words */
+        mt_twist(g);
+    }
+    y = g->mt[g->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.getrandbits(k), 1 <= k <= 64. */
+static uint64_t mt_bits(Mt *g, int k) {
+    if (k <= 32) return (uint64_t)(mt_next(g) >> (32 - k));
+    uint64_t lo = mt_next(g);
+    uint64_t hi = mt_next(g) >> (64 - k);
+    return lo | (hi << 32);
+}
+
+/* Rng.below(n), n >= 1: rejection sampling on getrandbits(n.bit_length()). */
+static uint64_t mt_below(Mt *g, uint64_t n) {
+    if (n <= 1) return 0;
+    int k = bit_length(n);
+    uint64_t r = mt_bits(g, k);
+    while (r >= n) r = mt_bits(g, k);
+    return r;
+}
+
+/* random.seed(int) takes abs(seed) as 32-bit words, least significant first, one for 0. */
+static Py_ssize_t u64_words(uint64_t u, uint32_t *buf) {
+    buf[0] = (uint32_t)u;
+    if (u >> 32) {
+        buf[1] = (uint32_t)(u >> 32);
+        return 2;
+    }
+    return 1;
+}
+
+/* The words of any Python int seed. Returns the word count, 0 with an exception set on error;
+ * *buf is replaced when too small. */
+static Py_ssize_t seed_words(PyObject *seed, uint32_t **buf, Py_ssize_t *cap) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(seed, &overflow);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    if (!overflow && v > LLONG_MIN) return u64_words((uint64_t)(v < 0 ? -v : v), *buf);
+    /* A big seed: peel 32-bit words off with Python arithmetic (rare, so simple). */
+    PyObject *n = PyNumber_Absolute(seed);
+    if (n == NULL) return 0;
+    PyObject *mask = PyLong_FromUnsignedLong(0xffffffffUL), *shift = PyLong_FromLong(32);
+    Py_ssize_t len = 0;
+    if (mask == NULL || shift == NULL) goto fail;
+    while (PyObject_IsTrue(n)) {
+        if (len >= *cap) {
+            Py_ssize_t bigger = *cap * 2;
+            uint32_t *grown = (uint32_t *)realloc(*buf, (size_t)bigger * sizeof(uint32_t));
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            *buf = grown;
+            *cap = bigger;
+        }
+        PyObject *word = PyNumber_And(n, mask);
+        if (word == NULL) goto fail;
+        (*buf)[len++] = (uint32_t)PyLong_AsUnsignedLong(word);
+        Py_DECREF(word);
+        PyObject *rest = PyNumber_Rshift(n, shift);
+        if (rest == NULL) goto fail;
+        Py_DECREF(n);
+        n = rest;
+    }
+    Py_DECREF(n);
+    Py_DECREF(mask);
+    Py_DECREF(shift);
+    return len ? len : u64_words(0, *buf);
+fail:
+    Py_XDECREF(n);
+    Py_XDECREF(mask);
+    Py_XDECREF(shift);
+    return 0;
+}
+
+/* The engine's and the player's keys of one match seed (player: seed ^ 0x5EED, as
+ * match.make_policy). Returns 0 on success, -1 with an exception set. */
+static int match_keys(PyObject *seed, int with_player, uint32_t **key, Py_ssize_t *cap,
+                      Py_ssize_t *len, uint32_t **key2, Py_ssize_t *cap2, Py_ssize_t *len2) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(seed, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (!overflow && v > LLONG_MIN) {
+        long long p = v ^ 0x5EED; /* two's complement, like Python's ^ on ints */
+        *len = u64_words((uint64_t)(v < 0 ? -v : v), *key);
+        if (with_player) *len2 = u64_words((uint64_t)(p < 0 ? -p : p), *key2);
+        return 0;
+    }
+    if ((*len = seed_words(seed, key, cap)) == 0) return -1;
+    if (!with_player) return 0;
+    PyObject *salt = PyLong_FromLong(0x5EED);
+    PyObject *p = salt != NULL ? PyNumber_Xor(seed, salt) : NULL;
+    Py_XDECREF(salt);
+    *len2 = p != NULL ? seed_words(p, key2, cap2) : 0;
+    Py_XDECREF(p);
+    return *len2 ? 0 : -1;
+}
+
+/* -- the deck (a capsule built by compile_deck from a FastDeck) -------------------------------- */
+
+typedef struct {
+    int n_cards, n_meters, n_actors, n_modes, n_levels, words, meter_words;
+    int n_slots, cap, meter_limit, em_limit, mode_limit, furious, max_options;
+    uint64_t *base;        /* [5][words]: playable with ano_minimo <= year (index 0 unused) */
+    uint64_t *non_actor;   /* [words] */
+    uint64_t *actor_level; /* [n_actors][n_levels][words] */
+    uint64_t *linked;      /* [n_meters][words] */
+    uint64_t *attack;      /* [n_actors][words] */
+    uint64_t *mode_mask;   /* [n_modes][words] */
+    uint64_t *links;       /* [n_cards][meter_words]: meters a card is linked to (§3.2) */
+    int *mode_of, *actor_of, *is_attack, *n_options, *option_start; /* per card */
+    int *meff_start, *aeff_start; /* per option (global index), n+1 entries each */
+    int *meff, *aeff;             /* (target, delta) pairs */
+    int level_of[101];
+    int *actor_rank, *init_meters, *init_sat;
+} CDeck;
+
+#define ROW(arr, i, w) ((arr) + (size_t)(i) * (size_t)(w))
+
+static void cdeck_free(CDeck *d) {
+    if (d == NULL) return;
+    void *ptrs[] = {d->base,      d->non_actor,  d->actor_level, d->linked,      d->attack,
+                    d->mode_mask, d->links,      d->mode_of,     d->actor_of,    d->is_attack,
+                    d->n_options, d->option_start, d->meff_start, d->aeff_start, d->meff,
+                    d->aeff,      d->actor_rank, d->init_meters, d->init_sat};
+    for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++) free(ptrs[i]);
+    free(d);
+}
+
+static void capsule_free(PyObject *capsule) {
+    cdeck_free((CDeck *)PyCapsule_GetPointer(capsule, "sorteio.CDeck"));
+}
+
+/* A Python sequence of ints -> a new C array of exactly n ints (n = -1: any length, *out_n). */
+static int *int_array(PyObject *seq, Py_ssize_t n, Py_ssize_t *out_n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (n >= 0 && len != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items, got %zd", what, n, len);
+        Py_DECREF(fast);
+        return NULL;
+    }
+    int *out = (int *)malloc((size_t)(len > 0 ? len : 1) * sizeof(int));
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = (int)v;
+    }
+    if (out_n != NULL) *out_n = len;
+    Py_DECREF(fast);
+    return out;
+}
+
+/* A sequence of `rows` bytes objects of 8 * `words` bytes (int.to_bytes(..., "little")) -> one
+ * flat array of 64-bit words: one Python object per bit set, whatever the deck's size. */
+static uint64_t *word_rows(PyObject *seq, Py_ssize_t rows, int words, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != rows) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd rows", what, rows);
+        Py_DECREF(fast);
+        return NULL;
+    }
+    uint64_t *out = (uint64_t *)calloc((size_t)(rows > 0 ? rows : 1) * (size_t)words, 8);
+    if (out == NULL) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        char *bytes = NULL;
+        Py_ssize_t len = 0;
+        if (PyBytes_AsStringAndSize(PySequence_Fast_GET_ITEM(fast, r), &bytes, &len) < 0)
+            goto fail;
+        if (len != 8 * (Py_ssize_t)words) {
+            PyErr_Format(PyExc_ValueError, "%s: row %zd must have %d bytes", what, r, 8 * words);
+            goto fail;
+        }
+        for (int w = 0; w < words; w++) { /* little-endian bytes, on any host */
+            uint64_t v = 0;
+            for (int b = 7; b >= 0; b--) v = (v << 8) | (unsigned char)bytes[8 * w + b];
+            out[(size_t)r * (size_t)words + (size_t)w] = v;
+        }
+    }
+    Py_DECREF(fast);
+    return out;
+fail:
+    free(out);
+    Py_DECREF(fast);
+    return NULL;
+}
+
+static PyObject *compile_deck(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *params, *base, *non_actor, *actor_level, *linked, *attack, *mode_mask,
+        *links, *mode_of, *actor_of, *is_attack, *option_start, *meff_start, *meff, *aeff_start,
+        *aeff, *level_of, *actor_rank, *init_meters, *init_sat;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOOOOO", &sizes, &params, &base, &non_actor,
+                          &actor_level, &linked, &attack, &mode_mask, &links, &mode_of,
+                          &actor_of, &is_attack, &option_start, &meff_start, &meff, &aeff_start,
+                          &aeff, &level_of, &actor_rank, &init_meters, &init_sat))
+        return NULL;
+    CDeck *d = (CDeck *)calloc(1, sizeof(CDeck));
+    if (d == NULL) return PyErr_NoMemory();
+    int *v = NULL;
+    Py_ssize_t n_opts = 0;
+    if (!(v = int_array(sizes, 6, NULL, "sizes"))) goto fail;
+    d->n_cards = v[0], d->n_meters = v[1], d->n_actors = v[2], d->n_modes = v[3];
+    d->n_levels = v[4], d->furious = v[5];
+    free(v);
+    if (!(v = int_array(params, 5, NULL, "params"))) goto fail;
+    d->n_slots = v[0], d->cap = v[1], d->meter_limit = v[2], d->em_limit = v[3];
+    d->mode_limit = v[4];
+    free(v);
+    v = NULL;
+    d->words = d->n_cards / 64 + 1;
+    d->meter_words = d->n_meters / 64 + 1;
+    int W = d->words;
+    if (!(d->base = word_rows(base, 5, W, "base"))) goto fail;
+    if (!(d->non_actor = word_rows(non_actor, 1, W, "non_actor"))) goto fail;
+    if (!(d->actor_level = word_rows(actor_level, (Py_ssize_t)d->n_actors * d->n_levels, W,
+                                     "actor_level")))
+        goto fail;
+    if (!(d->linked = word_rows(linked, d->n_meters, W, "linked"))) goto fail;
+    if (!(d->attack = word_rows(attack, d->n_actors, W, "attack"))) goto fail;
+    if (!(d->mode_mask = word_rows(mode_mask, d->n_modes, W, "mode_mask"))) goto fail;
+    if (!(d->links = word_rows(links, d->n_cards, d->meter_words, "links"))) goto fail;
+    if (!(d->mode_of = int_array(mode_of, d->n_cards, NULL, "mode_of"))) goto fail;
+    if (!(d->actor_of = int_array(actor_of, d->n_cards, NULL, "actor_of"))) goto fail;
+    if (!(d->is_attack = int_array(is_attack, d->n_cards, NULL, "is_attack"))) goto fail;
+    if (!(d->option_start = int_array(option_start, d->n_cards + 1, NULL, "option_start")))
+        goto fail;
+    n_opts = d->option_start[d->n_cards];
+    if (!(d->meff_start = int_array(meff_start, n_opts + 1, NULL, "meff_start"))) goto fail;
+    if (!(d->aeff_start = int_array(aeff_start, n_opts + 1, NULL, "aeff_start"))) goto fail;
+    if (!(d->meff = int_array(meff, 2 * (Py_ssize_t)d->meff_start[n_opts], NULL, "meff")))
+        goto fail;
+    if (!(d->aeff = int_array(aeff, 2 * (Py_ssize_t)d->aeff_start[n_opts], NULL, "aeff")))
+        goto fail;
+    if (!(v = int_array(level_of, 101, NULL, "level_of"))) goto fail;
+    memcpy(d->level_of, v, sizeof(d->level_of));
+    free(v);
+    v = NULL;
+    if (!(d->actor_rank = int_array(actor_rank, d->n_actors, NULL, "actor_rank"))) goto fail;
+    if (!(d->init_meters = int_array(init_meters, d->n_meters, NULL, "init_meters"))) goto fail;
+    if (!(d->init_sat = int_array(init_sat, d->n_actors, NULL, "init_sat"))) goto fail;
+    d->n_options = (int *)malloc((size_t)(d->n_cards + 1) * sizeof(int));
+    if (d->n_options == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    d->max_options = 1;
+    for (int c = 0; c < d->n_cards; c++) {
+        d->n_options[c] = d->option_start[c + 1] - d->option_start[c];
+        if (d->n_options[c] > d->max_options) d->max_options = d->n_options[c];
+    }
+    PyObject *capsule = PyCapsule_New(d, "sorteio.CDeck", capsule_free);
+    if (capsule == NULL) goto fail;
+    return capsule;
+fail:
+    free(v);
+    cdeck_free(d);
+    return NULL;
+}
+
+/* -- whole matches ----------------------------------------------------------------------------- */
+
+enum { OB_EM = 0, OB_ACT = 1, OB_MET = 2 };
+enum { POLICY_RANDOM = 0, POLICY_PROTECT = 1, POLICY_LOOKAHEAD = 2 }; /* sim/ckernel.py's codes */
+
+typedef struct {
+    int kind, target, card, merged; /* merged: first meter of its list in merged_next, or -1 */
+} Ob;
+
+/* Accumulators of one call, added into the Python Tally by sim/ckernel.py. */
+typedef struct {
+    long long matches, catastrophes, cards_played, turns, turns_closed, short_turns, mandatory;
+    long long *card_draws, *card_mandatory, *end_sum, *end_sq, *zeroed, *end_year, *close_n;
+    long long *close_sum, *close_sq; /* [5][n_meters] */
+} Acc;
+
+/* Scratch space of one call, sized by the deck. */
+typedef struct {
+    uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh;
+    int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
+    int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
+    Ob *obs;
+} Work;
+
+static int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
+    for (int w = 0; w < words; w++) {
+        uint64_t v = x[w];
+        int c = popcount64(v);
+        if (r >= (uint64_t)c) {
+            r -= (uint64_t)c;
+            continue;
+        }
+        while (r--) v &= v - 1;
+        return w * 64 + ctz64(v);
+    }
+    return -1; /* unreachable when r < popcount(x) */
+}
+
+static long long count_bits(const uint64_t *x, int words) {
+    long long n = 0;
+    for (int w = 0; w < words; w++) n += popcount64(x[w]);
+    return n;
+}
+
+static int any_bit(const uint64_t *x, int words) {
+    for (int w = 0; w < words; w++)
+        if (x[w]) return 1;
+    return 0;
+}
+
+#define HAS(x, c) (((x)[(c) >> 6] >> ((c)&63)) & 1U)
+
+/* candidates[rng.below(len(candidates))] in deck order (engine._pick). */
+static int pick(Mt *g, const uint64_t *cand, int words) {
+    long long n = count_bits(cand, words);
+    return kth_set_bit(cand, words, mt_below(g, (uint64_t)n));
+}
+
+/* Plays one match; `steps` (trace) gets (card, order, option, mandatory) tuples when not NULL.
+ * Returns 0, or -1 with a Python exception set (only the trace can fail). */
+/* min of `after` with option `o`'s effects applied (clamped); `ranked`: meters by ascending
+ * value, so only the touched meters and the lowest untouched one are read. */
+static int floor_after(const CDeck *d, const int *after, const int *ranked, int o) {
+    const int lo = d->meff_start[o], hi = d->meff_start[o + 1];
+    int v = 101;
+    for (int r = 0; r < d->n_meters; r++) {
+        int m = ranked[r], touched = 0;
+        for (int e = lo; e < hi && !touched; e++) touched = d->meff[2 * e] == m;
+        if (!touched) {
+            v = after[m];
+            break;
+        }
+    }
+    for (int e = lo; e < hi; e++) {
+        int w = after[d->meff[2 * e]] + d->meff[2 * e + 1];
+        w = w < 0 ? 0 : (w > 100 ? 100 : w);
+        if (w < v) v = w;
+    }
+    return v;
+}
+
+/* match.lookahead_policy: the highest (worst best reply over the cards that could come next,
+ * floor after the option); ties: the option shown first. The eligible cards are read from
+ * k->played/ok with this card already shown. */
+static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int card, int n_opt) {
+    const int W = d->words, NM = d->n_meters, first = d->option_start[card];
+    int option = k->order[0], best_score = -1, best_floor = -1, any = 0;
+    for (int w = 0; w < W; w++) {
+        k->pool[w] = base[w] & k->ok[w] & ~k->played[w];
+        any |= k->pool[w] != 0;
+    }
+    for (int i = 0; i < n_opt; i++) {
+        int o = k->order[i], floor = 101;
+        memcpy(k->after, k->meters, sizeof(int) * (size_t)NM);
+        for (int e = d->meff_start[first + o]; e < d->meff_start[first + o + 1]; e++) {
+            int m = d->meff[2 * e], v = k->after[m] + d->meff[2 * e + 1];
+            k->after[m] = v < 0 ? 0 : (v > 100 ? 100 : v);
+        }
+        for (int m = 0; m < NM; m++)
+            if (k->after[m] < floor) floor = k->after[m];
+        int score = floor;
+        if (floor > 0 && any) {
+            for (int m = 0; m < NM; m++) { /* insertion sort by value; ties keep meter order */
+                int r = m;
+                while (r > 0 && k->after[k->ranked[r - 1]] > k->after[m]) {
+                    k->ranked[r] = k->ranked[r - 1];
+                    r--;
+                }
+                k->ranked[r] = m;
+            }
+            score = 101;
+            for (int w = 0; w < W && score > 0; w++) {
+                for (uint64_t x = k->pool[w]; x && score > 0; x &= x - 1) {
+                    int c = w * 64 + ctz64(x), best_reply = -1;
+                    for (int r = d->option_start[c]; r < d->option_start[c + 1]; r++) {
+                        int f = floor_after(d, k->after, k->ranked, r);
+                        if (f > best_reply) best_reply = f;
+                        if (best_reply >= score) break; /* cannot lower the min any more */
+                    }
+                    if (best_reply < score) score = best_reply;
+                }
+            }
+        }
+        if (score > best_score || (score == best_score && floor > best_floor)) {
+            option = o;
+            best_score = score;
+            best_floor = floor;
+        }
+    }
+    return option;
+}
+
+static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
+                    PyObject *steps, int *out_year, int *out_zeroed) {
+    const int W = d->words, NM = d->n_meters, NA = d->n_actors;
+    int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
+    int furious = d->furious;
+    memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
+    memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
+    memcpy(k->ok, d->non_actor, 8 * (size_t)W);
+    for (int a = 0; a < NA; a++) {
+        const uint64_t *row = ROW(d->actor_level, a * d->n_levels + d->level_of[k->sat[a]], W);
+        for (int w = 0; w < W; w++) k->ok[w] |= row[w];
+    }
+    memset(k->played, 0, 8 * (size_t)W);
+    memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
+    memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
+    for (;;) { /* one turn per pass (§3.3 start, §3.4 slots, §5 closing) */
+        t->turns++;
+        const uint64_t *base = ROW(d->base, year, W);
+        for (int w = 0; w < W; w++) {
+            k->eligible[w] = base[w] & k->ok[w] & ~k->played[w];
+            k->reserved[w] = 0;
+        }
+        int n_obs = 0;
+        /* §3.3.1 emergencies: carried first (§5, Em > 7), then closings at or below the limit. */
+        int n_em = 0;
+        if (n_carried || has_closing) {
+            for (int m = 0; m < NM; m++) k->in_em[m] = 0;
+            for (int i = 0; i < n_carried; i++) {
+                k->emergencies[n_em++] = k->carried[i];
+                k->in_em[k->carried[i]] = 1;
+            }
+            if (has_closing)
+                for (int m = 0; m < NM; m++)
+                    if (k->last_closing[m] <= d->em_limit && !k->spent[m] && !k->in_em[m]) {
+                        k->emergencies[n_em++] = m;
+                        k->in_em[m] = 1;
+                    }
+        }
+        for (int e = 0; e < n_em; e++) { /* they ignore the cap */
+            int m = k->emergencies[e], merged = 0;
+            for (int i = 0; i < n_obs; i++) {
+                Ob *ob = &k->obs[i];
+                if (ob->target == m ||
+                    (ob->card >= 0 && HAS(ROW(d->links, ob->card, d->meter_words), m))) {
+                    k->merged_next[m] = ob->merged; /* §5: the same card serves both */
+                    ob->merged = m;
+                    merged = 1;
+                    break;
+                }
+            }
+            if (merged) continue;
+            const uint64_t *lk = ROW(d->linked, m, W);
+            int c = -1;
+            for (int w = 0; w < W; w++) k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
+            if (any_bit(k->pool, W)) {
+                c = pick(gen, k->pool, W);
+                k->reserved[c >> 6] |= 1ULL << (c & 63);
+            }
+            Ob *ob = &k->obs[n_obs++];
+            ob->kind = OB_EM, ob->target = m, ob->card = c, ob->merged = -1;
+        }
+        int room = d->cap - n_obs;
+        if (room > 0) {
+            int n_fur = 0, n_low = 0;
+            for (int a = 0; a < NA; a++)
+                if (d->level_of[k->sat[a]] == furious && !k->attacked[a]) {
+                    /* insertion by (satisfaction, rank of the id): menor satisfação primeiro */
+                    int i = n_fur++;
+                    while (i > 0) {
+                        int b = k->fur[i - 1];
+                        if (k->sat[b] < k->sat[a] ||
+                            (k->sat[b] == k->sat[a] && d->actor_rank[b] < d->actor_rank[a]))
+                            break;
+                        k->fur[i] = b;
+                        i--;
+                    }
+                    k->fur[i] = a;
+                }
+            for (int m = 0; m < NM; m++)
+                if (k->meters[m] < d->meter_limit) { /* menor valor primeiro, then table order */
+                    int i = n_low++;
+                    while (i > 0 && k->meters[k->low[i - 1]] > k->meters[m]) {
+                        k->low[i] = k->low[i - 1];
+                        i--;
+                    }
+                    k->low[i] = m;
+                }
+            int added = 0;
+            for (int i = 0; i < n_fur && added < room; i++) { /* §3.3.2 */
+                int a = k->fur[i], c = -1, served = 0;
+                const uint64_t *atk = ROW(d->attack, a, W);
+                for (int w = 0; w < W; w++) served |= (atk[w] & k->reserved[w]) != 0;
+                if (served) continue; /* §5: a reserved card is its attack card; counts once */
+                for (int w = 0; w < W; w++)
+                    k->pool[w] = atk[w] & k->eligible[w] & ~k->reserved[w];
+                if (any_bit(k->pool, W)) {
+                    c = pick(gen, k->pool, W);
+                    k->reserved[c >> 6] |= 1ULL << (c & 63);
+                }
+                Ob *ob = &k->obs[n_obs++];
+                ob->kind = OB_ACT, ob->target = a, ob->card = c, ob->merged = -1;
+                added++;
+            }
+            for (int i = 0; i < n_low && added < room; i++) { /* §3.3.3 */
+                int m = k->low[i], merged = 0;
+                for (int j = 0; j < n_obs; j++) {
+                    Ob *ob = &k->obs[j];
+                    if ((ob->kind != OB_ACT && ob->target == m) ||
+                        (ob->card >= 0 && HAS(ROW(d->links, ob->card, d->meter_words), m))) {
+                        merged = 1; /* counts once */
+                        break;
+                    }
+                }
+                if (merged) continue;
+                const uint64_t *lk = ROW(d->linked, m, W);
+                int c = -1;
+                for (int w = 0; w < W; w++)
+                    k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
+                if (any_bit(k->pool, W)) {
+                    c = pick(gen, k->pool, W);
+                    k->reserved[c >> 6] |= 1ULL << (c & 63);
+                }
+                Ob *ob = &k->obs[n_obs++];
+                ob->kind = OB_MET, ob->target = m, ob->card = c, ob->merged = -1;
+                added++;
+            }
+        }
+        /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
+        for (int md = 0; md < d->n_modes; md++) k->mcount[md] = 0;
+        memset(k->excluded, 0, 8 * (size_t)W);
+        for (int i = 0; i < n_obs; i++) {
+            int c = k->obs[i].card;
+            if (c >= 0) {
+                int md = d->mode_of[c];
+                if (++k->mcount[md] >= d->mode_limit) {
+                    const uint64_t *mm = ROW(d->mode_mask, md, W);
+                    for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
+                }
+            }
+        }
+        int pi = 0, slot = 0;
+        while (slot < d->n_slots) {
+            int card = -1;
+            Ob *ob = NULL;
+            if (pi < n_obs) {
+                ob = &k->obs[pi++];
+                int c = ob->card;
+                if (c >= 0) {
+                    k->reserved[c >> 6] &= ~(1ULL << (c & 63));
+                    /* checked again at display (§5) */
+                    if ((base[c >> 6] & k->ok[c >> 6] & ~k->played[c >> 6]) >> (c & 63) & 1U) {
+                        card = c;
+                    } else {
+                        int md = d->mode_of[c];
+                        if (--k->mcount[md] < d->mode_limit) {
+                            const uint64_t *mm = ROW(d->mode_mask, md, W);
+                            for (int w = 0; w < W; w++) k->excluded[w] &= ~mm[w];
+                        }
+                    }
+                }
+            }
+            if (card < 0) { /* a random slot (§3.4), or one given up by an obligation (§5) */
+                int any = 0, any_fresh = 0;
+                for (int w = 0; w < W; w++) {
+                    uint64_t p = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w];
+                    k->pool[w] = p;
+                    k->fresh[w] = p & ~k->excluded[w];
+                    any |= p != 0;
+                    any_fresh |= k->fresh[w] != 0;
+                }
+                if (!any) {
+                    if (ob != NULL) continue; /* later obligations may still be served */
+                    break; /* §5: fewer eligible cards than slots; the turn ends short */
+                }
+                /* §3.4: without a card of a new mode, the rule is relaxed */
+                const uint64_t *from = any_fresh ? k->fresh : k->pool;
+                card = pick(gen, from, W);
+                int md = d->mode_of[card];
+                if (++k->mcount[md] >= d->mode_limit) {
+                    const uint64_t *mm = ROW(d->mode_mask, md, W);
+                    for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
+                }
+                ob = NULL;
+            } else {
+                t->mandatory++;
+                t->card_mandatory[card]++;
+                if (ob->kind == OB_EM) k->spent[ob->target] = 1;
+                for (int m = ob->merged; m >= 0; m = k->merged_next[m]) k->spent[m] = 1;
+            }
+            /* Shown. */
+            if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
+            k->played[card >> 6] |= 1ULL << (card & 63);
+            slot++;
+            t->card_draws[card]++;
+            /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
+            int n_opt = d->n_options[card];
+            for (int i = 0; i < n_opt; i++) k->order[i] = i;
+            for (int i = n_opt - 1; i > 0; i--) {
+                int j = (int)mt_below(gen, (uint64_t)i + 1);
+                int tmp = k->order[i];
+                k->order[i] = k->order[j];
+                k->order[j] = tmp;
+            }
+            const int first = d->option_start[card];
+            int option;
+            if (policy == POLICY_LOOKAHEAD) {
+                option = lookahead_pick(d, k, base, card, n_opt);
+            } else if (policy == POLICY_PROTECT) { /* match.protect_weakest_policy */
+                int best_floor = -1;
+                option = k->order[0];
+                for (int i = 0; i < n_opt; i++) {
+                    int o = k->order[i], floor = 101;
+                    memcpy(k->after, k->meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
+                    for (int e = d->meff_start[first + o]; e < d->meff_start[first + o + 1]; e++) {
+                        int m = d->meff[2 * e], v = k->after[m] + d->meff[2 * e + 1];
+                        k->after[m] = v < 0 ? 0 : (v > 100 ? 100 : v);
+                    }
+                    for (int m = 0; m < NM; m++)
+                        if (k->after[m] < floor) floor = k->after[m];
+                    if (floor > best_floor) {
+                        option = o;
+                        best_floor = floor;
+                    }
+                }
+            } else { /* match.random_policy: its own generator */
+                option = k->order[mt_below(player, (uint64_t)n_opt)];
+            }
+            if (steps != NULL) {
+                PyObject *order = PyList_New(n_opt);
+                if (order == NULL) return -1;
+                for (int i = 0; i < n_opt; i++) PyList_SET_ITEM(order, i, PyLong_FromLong(k->order[i]));
+                PyObject *step = Py_BuildValue("(iNiO)", card, order, option,
+                                               ob != NULL ? Py_True : Py_False);
+                if (step == NULL || PyList_Append(steps, step) < 0) {
+                    Py_XDECREF(step);
+                    return -1;
+                }
+                Py_DECREF(step);
+            }
+            /* Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5). */
+            const int o = first + option;
+            for (int e = d->meff_start[o]; e < d->meff_start[o + 1]; e++) {
+                int m = d->meff[2 * e], v = k->meters[m] + d->meff[2 * e + 1];
+                if (v <= 0) {
+                    k->meters[m] = 0;
+                    if (zeroed < 0 || m < zeroed) zeroed = m;
+                } else {
+                    k->meters[m] = v > 100 ? 100 : v;
+                }
+            }
+            for (int e = d->aeff_start[o]; e < d->aeff_start[o + 1]; e++) {
+                int a = d->aeff[2 * e], old = k->sat[a], v = old + d->aeff[2 * e + 1];
+                v = v < 0 ? 0 : (v > 100 ? 100 : v);
+                k->sat[a] = v;
+                int lv = d->level_of[v], was = d->level_of[old];
+                if (lv != was) {
+                    const uint64_t *off = ROW(d->actor_level, a * d->n_levels + was, W);
+                    const uint64_t *on = ROW(d->actor_level, a * d->n_levels + lv, W);
+                    for (int w = 0; w < W; w++) k->ok[w] = (k->ok[w] & ~off[w]) | on[w];
+                }
+            }
+            if (zeroed >= 0) break;
+        }
+        if (zeroed >= 0) break;
+        /* Closing (§5). */
+        t->turns_closed++;
+        if (slot < d->n_slots) t->short_turns++;
+        n_carried = 0; /* emergencies that did not fit in the N slots open the next turn */
+        for (int i = pi; i < n_obs; i++)
+            if (k->obs[i].kind == OB_EM) k->carried[n_carried++] = k->obs[i].target;
+        memcpy(k->last_closing, k->meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
+        has_closing = 1;
+        t->close_n[year]++;
+        for (int m = 0; m < NM; m++) {
+            long long v = k->meters[m];
+            t->close_sum[year * NM + m] += v;
+            t->close_sq[year * NM + m] += v * v;
+        }
+        if (year >= 4) break; /* end of mandate; no emergency after the year-4 closing */
+        year++;
+    }
+    t->matches++;
+    t->cards_played += count_bits(k->played, W);
+    t->end_year[year]++;
+    if (zeroed >= 0) {
+        t->catastrophes++;
+        t->zeroed[zeroed]++;
+    }
+    for (int m = 0; m < NM; m++) {
+        long long v = k->meters[m];
+        t->end_sum[m] += v;
+        t->end_sq[m] += v * v;
+    }
+    *out_year = year;
+    *out_zeroed = zeroed;
+    return 0;
+}
+
+static PyObject *ll_list(const long long *x, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLongLong(x[i]));
+    return out;
+}
+
+static PyObject *int_list(const int *x, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(x[i]));
+    return out;
+}
+
+/* play(deck, params, seeds, policy, trace, keep_meters) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+ * zeroed, end_year, close_n, close_sum, close_sq, outcomes, meters) with close_* flat
+ * [5 * n_meters], outcomes one byte per match and meters (when keep_meters) n_meters bytes per
+ * match; trace: None or a list getting (steps, (reason, year, meters,
+ * zeroed)) per match, as sim/kernel.py's trace. */
+static PyObject *play(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *params, *seeds, *trace;
+    int policy, keep_meters;
+    if (!PyArg_ParseTuple(args, "OOOiOp", &capsule, &params, &seeds, &policy, &trace,
+                          &keep_meters))
+        return NULL;
+    const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
+    if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
+        PyErr_SetString(PyExc_ValueError, "policy must be 0 (random), 1 (protect), 2 (lookahead)");
+        return NULL;
+    }
+    const CDeck *tables = (const CDeck *)PyCapsule_GetPointer(capsule, "sorteio.CDeck");
+    if (tables == NULL) return NULL;
+    /* The §7 parameters of this call over the deck's shared tables (one C deck per card set). */
+    CDeck deck_here = *tables;
+    const CDeck *d = &deck_here;
+    int *pv = int_array(params, 5, NULL, "params");
+    if (pv == NULL) return NULL;
+    deck_here.n_slots = pv[0], deck_here.cap = pv[1], deck_here.meter_limit = pv[2];
+    deck_here.em_limit = pv[3], deck_here.mode_limit = pv[4];
+    free(pv);
+    if (trace == Py_None) trace = NULL;
+    else if (!PyList_Check(trace)) {
+        PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
+        return NULL;
+    }
+    const int W = d->words, NM = d->n_meters > 0 ? d->n_meters : 1;
+    const int NA = d->n_actors > 0 ? d->n_actors : 1, NC = d->n_cards > 0 ? d->n_cards : 1;
+    const size_t ob_cap = (size_t)d->n_meters + (size_t)d->cap + (size_t)d->n_actors + 8;
+    Acc t;
+    Work k;
+    memset(&t, 0, sizeof(t));
+    memset(&k, 0, sizeof(k));
+    PyObject *result = NULL, *iter = NULL, *outcomes = NULL;
+    Mt *gen = (Mt *)malloc(2 * sizeof(Mt)), *player = (Mt *)malloc(2 * sizeof(Mt));
+    Py_ssize_t key_cap[4] = {8, 8, 8, 8};
+    size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
+    char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
+    PyObject *meters_out = NULL;
+    uint32_t *key[4];
+    for (int i = 0; i < 4; i++) key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t));
+    t.card_draws = (long long *)calloc((size_t)NC, sizeof(long long));
+    t.card_mandatory = (long long *)calloc((size_t)NC, sizeof(long long));
+    t.end_sum = (long long *)calloc((size_t)NM, sizeof(long long));
+    t.end_sq = (long long *)calloc((size_t)NM, sizeof(long long));
+    t.zeroed = (long long *)calloc((size_t)NM, sizeof(long long));
+    t.end_year = (long long *)calloc(5, sizeof(long long));
+    t.close_n = (long long *)calloc(5, sizeof(long long));
+    t.close_sum = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
+    t.close_sq = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
+    uint64_t **bitsets[] = {&k.ok, &k.played, &k.eligible, &k.reserved, &k.excluded, &k.pool,
+                            &k.fresh};
+    for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
+        *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
+    int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
+                            &k.spent, &k.merged_next, &k.low, &k.after, &k.ranked};
+    for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
+        *meter_arrays[i] = (int *)calloc((size_t)NM, sizeof(int));
+    k.sat = (int *)calloc((size_t)NA, sizeof(int));
+    k.attacked = (int *)calloc((size_t)NA, sizeof(int));
+    k.fur = (int *)calloc((size_t)NA, sizeof(int));
+    k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
+    k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
+    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
+             t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
+             k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
+    for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
+    for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
+        ok = ok && *meter_arrays[i];
+    if (!ok) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    iter = PyObject_GetIter(seeds);
+    if (iter == NULL) goto done;
+    for (int more = 1; more;) {
+        /* Two matches per pass, their generators seeded together (mt_seed_many). */
+        Mt *gens[4];
+        uint32_t *keys[4];
+        size_t lens[4];
+        int n_match = 0, n_gen = 0;
+        for (; n_match < 2; n_match++) {
+            PyObject *seed = PyIter_Next(iter);
+            if (seed == NULL) {
+                more = 0;
+                break;
+            }
+            Py_ssize_t len = 0, len2 = 0;
+            int m = n_match;
+            int bad = match_keys(seed, !no_player, &key[2 * m], &key_cap[2 * m], &len,
+                                 &key[2 * m + 1], &key_cap[2 * m + 1], &len2);
+            Py_DECREF(seed);
+            if (bad) {
+                more = 0;
+                break;
+            }
+            gens[n_gen] = &gen[m], keys[n_gen] = key[2 * m], lens[n_gen++] = (size_t)len;
+            if (!no_player) /* the player's generator (match.random_policy) */
+                gens[n_gen] = &player[m], keys[n_gen] = key[2 * m + 1], lens[n_gen++] = (size_t)len2;
+        }
+        if (PyErr_Occurred()) break;
+        if (n_gen) mt_seed_many(gens, keys, lens, n_gen);
+        for (int m = 0; m < n_match && !PyErr_Occurred(); m++) {
+            PyObject *steps = NULL;
+            if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
+            int year = 0, zeroed = -1;
+            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed) < 0) {
+                Py_XDECREF(steps);
+                break;
+            }
+            if (n_out >= out_cap) {
+                size_t bigger = out_cap * 2;
+                char *grown = (char *)realloc(out, bigger);
+                if (grown == NULL) {
+                    Py_XDECREF(steps);
+                    PyErr_NoMemory();
+                    break;
+                }
+                out = grown;
+                out_cap = bigger;
+            }
+            out[n_out++] = zeroed >= 0 ? 1 : 0;
+            if (keep_meters) { /* every match's ending meters, one byte each (0-100) */
+                size_t need = n_kept + (size_t)d->n_meters;
+                if (need > kept_cap) {
+                    size_t bigger = kept_cap * 2 > need ? kept_cap * 2 : need;
+                    char *grown = (char *)realloc(kept, bigger);
+                    if (grown == NULL) {
+                        Py_XDECREF(steps);
+                        PyErr_NoMemory();
+                        break;
+                    }
+                    kept = grown;
+                    kept_cap = bigger;
+                }
+                for (int mi = 0; mi < d->n_meters; mi++) kept[n_kept++] = (char)k.meters[mi];
+            }
+            if (trace != NULL) {
+                PyObject *meters = int_list(k.meters, d->n_meters);
+                PyObject *entry = meters == NULL ? NULL
+                                                 : Py_BuildValue("(N(siNi))", steps,
+                                                                 zeroed >= 0 ? "catastrophe"
+                                                                             : "end_of_mandate",
+                                                                 year, meters, zeroed);
+                if (entry == NULL || PyList_Append(trace, entry) < 0) {
+                    Py_XDECREF(entry);
+                    break;
+                }
+                Py_DECREF(entry);
+            }
+        }
+        if (PyErr_Occurred()) break;
+    }
+    if (!PyErr_Occurred()) outcomes = PyByteArray_FromStringAndSize(out, (Py_ssize_t)n_out);
+    if (!PyErr_Occurred()) meters_out = PyByteArray_FromStringAndSize(kept, (Py_ssize_t)n_kept);
+    if (PyErr_Occurred()) goto done;
+    result = Py_BuildValue(
+        "((LLLLLLL)NNNNNNNNNOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
+        t.turns_closed, t.short_turns, t.mandatory, ll_list(t.card_draws, d->n_cards),
+        ll_list(t.card_mandatory, d->n_cards), ll_list(t.end_sum, d->n_meters),
+        ll_list(t.end_sq, d->n_meters), ll_list(t.zeroed, d->n_meters), ll_list(t.end_year, 5),
+        ll_list(t.close_n, 5), ll_list(t.close_sum, 5 * (Py_ssize_t)d->n_meters),
+        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out);
+done:
+    Py_XDECREF(iter);
+    Py_XDECREF(outcomes);
+    Py_XDECREF(meters_out);
+    free(kept);
+    free(gen);
+    free(player);
+    for (int i = 0; i < 4; i++) free(key[i]);
+    free(out);
+    free(t.card_draws);
+    free(t.card_mandatory);
+    free(t.end_sum);
+    free(t.end_sq);
+    free(t.zeroed);
+    free(t.end_year);
+    free(t.close_n);
+    free(t.close_sum);
+    free(t.close_sq);
+    for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) free(*bitsets[i]);
+    for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
+        free(*meter_arrays[i]);
+    free(k.sat);
+    free(k.attacked);
+    free(k.fur);
+    free(k.mcount);
+    free(k.order);
+    free(k.obs);
+    return result;
+}
+
+/* getrandbits(seed, ks) -> [random.Random(seed).getrandbits(k) for k in ks] (tests). */
+static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *seed, *ks;
+    if (!PyArg_ParseTuple(args, "OO", &seed, &ks)) return NULL;
+    Py_ssize_t cap = 8, n = 0;
+    uint32_t *key = (uint32_t *)malloc((size_t)cap * sizeof(uint32_t));
+    if (key == NULL) return PyErr_NoMemory();
+    Py_ssize_t len = seed_words(seed, &key, &cap);
+    int *k = len ? int_array(ks, -1, &n, "ks") : NULL;
+    PyObject *out = NULL;
+    Mt *g = (Mt *)malloc(sizeof(Mt));
+    if (k != NULL && g != NULL) {
+        mt_seed(g, key, (size_t)len);
+        out = PyList_New(n);
+        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+            if (k[i] < 1 || k[i] > 64) {
+                Py_CLEAR(out);
+                PyErr_SetString(PyExc_ValueError, "k must be 1-64");
+                break;
+            }
+            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_bits(g, k[i])));
+        }
+    } else if (g == NULL) {
+        PyErr_NoMemory();
+    }
+    free(g);
+    free(k);
+    free(key);
+    return out;
+}
+
+/* below(seed, ns) -> what Rng(seed).below(n) returns for each n in turn (tests). */
+static PyObject *below_seq(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *seed, *ns;
+    if (!PyArg_ParseTuple(args, "OO", &seed, &ns)) return NULL;
+    Py_ssize_t cap = 8;
+    uint32_t *key = (uint32_t *)malloc((size_t)cap * sizeof(uint32_t));
+    if (key == NULL) return PyErr_NoMemory();
+    Py_ssize_t len = seed_words(seed, &key, &cap);
+    PyObject *fast = len ? PySequence_Fast(ns, "ns") : NULL;
+    PyObject *out = NULL;
+    Mt *g = (Mt *)malloc(sizeof(Mt));
+    if (fast != NULL && g != NULL) {
+        mt_seed(g, key, (size_t)len);
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        out = PyList_New(n);
+        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+            unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+            if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_below(g, v)));
+        }
+    } else if (g == NULL) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(fast);
+    free(g);
+    free(key);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"compile_deck", compile_deck, METH_VARARGS, "A FastDeck's tables as a C deck (capsule)."},
+    {"play", play, METH_VARARGS, "Play one match per seed; see sim/ckernel.py."},
+    {"getrandbits", getrandbits_seq, METH_VARARGS, "MT19937 getrandbits stream (tests)."},
+    {"below", below_seq, METH_VARARGS, "Rng.below stream (tests)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ckernel",
+                                    "Compiled simulation kernel (see sim/ckernel.py).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__ckernel(void) {
+    mt_init_start();
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL &&
+        PyModule_AddObject(m, "SOURCE_ID", PyLong_FromLongLong((long long)KERNEL_SOURCE_ID)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

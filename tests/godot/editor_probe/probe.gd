@@ -1,0 +1,194 @@
+tool
+extends EditorPlugin
+# Engine test helper (tests/test_editor.py), loaded by a headless editor (godot3-server -e) in a
+# throwaway project with addons/sorteio enabled: finds the Sorteio bottom panel and presses each
+# of its actions as a designer would, printing what the panel shows as PANEL lines (JSON) for
+# pytest to compare with Python's own answers, then quits. Options after "--":
+#   --state=/abs/saved.json  a saved match for the preview from a state
+#   --shot=/abs/out.png      also capture the editor window (needs a display: godot3 on Xvfb)
+#   --expect-failure         only press Validar, expecting the bridge to fail (a bad Python)
+
+const TIMEOUT_MS := 100000
+
+var _frames := 0
+var _started := false
+var _state := ""
+var _shot := ""
+var _expect_failure := false
+var _done := {}
+var _quit_at := -1
+
+
+func _enter_tree() -> void:
+	for arg in OS.get_cmdline_args():
+		if arg.begins_with("--state="):
+			_state = arg.substr(8)
+		elif arg.begins_with("--shot="):
+			_shot = arg.substr(7)
+		elif arg == "--expect-failure":
+			_expect_failure = true
+	set_process(true)
+
+
+func _process(_delta: float) -> void:
+	_frames += 1
+	if _quit_at > 0:
+		if _frames >= _quit_at:
+			get_tree().quit()
+		return
+	if OS.get_ticks_msec() > TIMEOUT_MS:  # a script error stalled a step: fail, do not hang
+		_finish(false, "timed out after %d frames" % _frames)
+		return
+	if _frames == 30 and not _started:  # let the editor finish starting and importing
+		_started = true
+		_run()
+
+
+func _run() -> void:
+	var panel = get_editor_interface().get_base_control().find_node("SorteioPanel", true, false)
+	if panel == null:
+		_finish(false, "no SorteioPanel in the editor")
+		return
+	panel.connect("action_finished", self, "_on_action_finished")
+	make_bottom_panel_item_visible(panel)
+	var ok := true
+	if _expect_failure:
+		panel.set_deck("res://decks/bom.json")
+		var passed: bool = yield(_act(panel, "validate", "validate"), "completed")
+		_emit("failure", {"ok": passed, "error": panel.last_error}, 0)
+		_finish(not passed, "")
+		return
+	panel.set_deck("res://decks/bom.json")
+	ok = yield(_act(panel, "validate", "validate"), "completed") and ok
+	_emit("validate_good", panel.results["validate"], panel.rows("validate"))
+	panel.set_deck("res://decks/quebrado.json")
+	ok = yield(_act(panel, "validate", "validate"), "completed") and ok
+	_emit("validate_broken", panel.results["validate"], panel.rows("validate"))
+	panel.set_deck("res://decks/bom.json")
+	ok = yield(_act(panel, "coverage", "coverage"), "completed") and ok
+	_emit("coverage", {"problems": panel.results["coverage"]["problems"]}, panel.rows("coverage"))
+	ok = yield(_act(panel, "preview", "preview"), "completed") and ok
+	_emit("preview_start", _cards(panel.results["preview"]), panel.rows("preview"))
+	ok = yield(_act(panel, "preview", "preview", [_state]), "completed") and ok
+	_emit("preview_state", _cards(panel.results["preview"]), panel.rows("preview"))
+	var frames_before := _frames
+	var seen := []
+	panel.run_simulate()  # the default 3,000 matches
+	while not _done.has("simulate"):
+		if not seen.has(panel.progress_value()):
+			seen.append(panel.progress_value())
+		yield(get_tree(), "idle_frame")
+	ok = _done["simulate"] and ok
+	var sim: Dictionary = panel.results["simulate"]
+	var base: Dictionary = sim["scenarios"][0]
+	_emit(
+		"simulate",
+		{
+			"matches": sim["matches"],
+			"catastrophe_pct": base["catastrophe_pct"],
+			"low": base["catastrophe_ci95_low_pct"],
+			"high": base["catastrophe_ci95_high_pct"],
+			"bars": panel.chart_bars(),
+			"frames": _frames - frames_before,
+			"progress_seen": seen,
+		},
+		panel.rows("simulate")
+	)
+	_done.erase("simulate")
+	panel.run_simulate(300, "teto_obrigatorias=2..4")
+	while not _done.has("simulate"):
+		yield(get_tree(), "idle_frame")
+	ok = _done["simulate"] and ok
+	var rates := []
+	for row in panel.results["simulate"]["scenarios"]:
+		rates.append([row["teto_obrigatorias"], row["catastrophe_pct"]])
+	_emit("sweep", {"rates": rates}, panel.rows("simulate"))
+	_done.erase("simulate")
+	panel.run_simulate(200000, " ")  # no sweep (blank), long: stopped by Parar after 6 frames
+	for _i in range(6):
+		yield(get_tree(), "idle_frame")
+	var before: float = panel.progress_value()
+	panel.stop_simulation()
+	for _i in range(3):
+		yield(get_tree(), "idle_frame")
+	_emit("stop", {"busy": panel.is_busy(), "done": before, "after": panel.progress_value()}, 0)
+	_emit("imported", _imported(), 0)
+	_emit("bridge", {"pid": panel.bridge.process_id()}, 0)
+	if _shot != "":
+		yield(_capture(panel), "completed")
+	_finish(ok, "")
+
+
+func _act(panel, action: String, method: String, args := []):
+	_done.erase(action)
+	panel.callv("run_" + method, args)
+	while not _done.has(action):
+		yield(get_tree(), "idle_frame")
+	if not _done[action]:
+		print("CHECK FAIL %s: %s" % [action, panel.last_error])
+	return _done[action]
+
+
+func _on_action_finished(action: String, ok: bool) -> void:
+	_done[action] = ok
+
+
+func _cards(result: Dictionary) -> Array:
+	var out := []
+	for row in result["rows"]:
+		if row["event"] == "card_played":
+			out.append([row["card_id"], row["reason_text"]])
+	return [result["from"], out]
+
+
+func _imported() -> Dictionary:
+	var out := {}
+	for path in ["res://decks/bom.json", "res://decks/quebrado.json", "res://outro.json"]:
+		var deck = load(path)
+		if deck == null:
+			out[path] = null
+			continue
+		out[path] = {
+			"class": deck.get_script().resource_path if deck.get_script() else "",
+			"valid": deck.valid,
+			"name": deck.deck_name,
+			"problems": deck.problems.size(),
+			"text": deck.json_text.length(),
+		}
+	return out
+
+
+func _capture(panel: Control):
+	panel.run_simulate(3000, "")
+	_done.erase("simulate")
+	while not _done.has("simulate"):
+		yield(get_tree(), "idle_frame")
+	for _i in range(10):
+		yield(get_tree(), "idle_frame")
+	var viewport := get_editor_interface().get_base_control().get_viewport()
+	var image: Image = viewport.get_texture().get_data()
+	image.flip_y()
+	image.save_png(_shot)
+	var seen := {}
+	image.lock()
+	for y in range(0, image.get_height(), 6):
+		for x in range(0, image.get_width(), 6):
+			seen[image.get_pixel(x, y).to_html(false)] = true
+	image.unlock()
+	var size := [image.get_width(), image.get_height()]
+	print("PANEL shot %s" % JSON.print({"size": size, "colours": seen.size()}))
+
+
+func _emit(what: String, data, rows: int) -> void:
+	print("PANEL %s %s" % [what, JSON.print({"data": data, "rows": rows})])
+
+
+func _finish(ok: bool, why: String) -> void:
+	if why != "":
+		print("CHECK FAIL " + why)
+	print("GODOT-TEST %s" % ("passed" if ok else "failed"))
+	_quit_at = _frames + 5  # quit from _process, once this coroutine has returned
+
+
+func _exit_tree() -> void:
+	set_process(false)

@@ -1,0 +1,356 @@
+"""The Sorteio editor panel and deck resources in a real Godot 3.2.3 editor.
+
+A throwaway project gets addons/sorteio (enabled as project.godot records it) and a probe
+plugin (tests/godot/editor_probe) that presses every panel action in a headless editor
+(``godot3-server -e``) and prints what the panel shows; these tests compare that with Python's
+own answers. Any GDScript error in the log fails (Godot reports them and carries on).
+"""
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sorteio.bridge.handler import RequestHandler
+from sorteio.loader import BUILTIN_DECKS
+from test_godot_engine import (
+    ARTIFACTS,
+    ROOT,
+    SCRIPTS,
+    TIMEOUT,
+    engine_errors,
+    godot_env,
+    process_gone,
+    run_godot,
+    tool,
+)
+
+pytestmark = pytest.mark.godot
+
+PROBE = SCRIPTS / "editor_probe"
+# Warnings the importer prints on purpose for the broken deck (one per problem).
+EXPECTED_WARNING = re.compile(r"sorteio error: res://decks/quebrado\.json")
+
+
+def project_godot(name: str, plugins=("sorteio",)) -> str:
+    """What the editor writes when the plugin is enabled: both lines the README names."""
+    enabled = ", ".join(f'"{p}"' for p in plugins)
+    return (
+        "config_version=4\n\n"
+        f'[application]\n\nconfig/name="{name}"\nrun/low_processor_mode_sleep_usec=1000\n\n'
+        '[autoload]\n\nSorteio="*res://addons/sorteio/sorteio_node.gd"\n\n'
+        f"[editor_plugins]\n\nenabled=PoolStringArray( {enabled} )\n"
+    )
+
+
+def broken_deck_data() -> dict:
+    data = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
+    data["cartas"][0]["modo"] = ""
+    data["cartas"][2]["opcoes"][0]["efeitos"]["saude"] = 900
+    data["cartas"][5].pop("titulo")
+    return data
+
+
+def make_project(tmp_path: Path) -> Path:
+    project = tmp_path / "designer"
+    (project / "addons").mkdir(parents=True)
+    (project / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+    (project / "addons" / "editor_probe").symlink_to(PROBE)
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECKS["padrao"], project / "decks" / "bom.json")
+    (project / "decks" / "quebrado.json").write_text(
+        json.dumps(broken_deck_data(), ensure_ascii=False), encoding="utf-8")
+    (project / "outro.json").write_text('{"not": "a deck"}', encoding="utf-8")
+    (project / "project.godot").write_text(
+        project_godot("designer", ("sorteio", "editor_probe")), encoding="utf-8")
+    return project
+
+
+def saved_state(tmp_path: Path) -> Path:
+    """A match saved mid-turn by the CLI (what `play --save` writes)."""
+    state = tmp_path / "meio.json"
+    import sys
+    subprocess.run([sys.executable, "-m", "sorteio.cli", "play", "--seed", "2",
+                    "--stop-after", "10", "--save", str(state)], check=True,
+                   capture_output=True, timeout=120)
+    return state
+
+
+def editor_env(tmp_path: Path) -> dict:
+    env = godot_env(tmp_path)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # editor settings of this run only
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    user_dir = tmp_path / "xdg" / "godot" / "app_userdata" / "designer"
+    user_dir.mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def run_editor(tmp_path: Path, project: Path, args=(), binary="godot3-server", env=None):
+    command = ["timeout", "-k", "5", str(TIMEOUT), tool(binary), "-e", "--path", str(project),
+               *args]
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env=env or editor_env(tmp_path), timeout=TIMEOUT + 30)
+    log = result.stdout + result.stderr
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"editor_{binary}.log").write_text(log, encoding="utf-8")
+    assert result.returncode != 124, f"the editor timed out:\n{log[-3000:]}"
+    return log
+
+
+def unexpected_errors(log: str, allowed=()) -> list:
+    """Godot's error lines (SCRIPT ERROR, ERROR:, Parse Error) that ``allowed`` (pairs of
+    regex and why, as in test_godot_engine) does not explain."""
+    return engine_errors(log, allowed)[0]
+
+
+def panel_lines(log: str) -> dict:
+    out = {}
+    for what, data in re.findall(r"^PANEL (\w+) (.*)$", log, re.M):
+        out[what] = json.loads(data)
+    return out
+
+
+@contextlib.contextmanager
+def xvfb_display(screen: str = "1280x720x24"):
+    """A private X display (":N") for the windowed Godot binaries; stopped afterwards."""
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        [tool("Xvfb"), "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as displays:
+            display = displays.readline().strip()
+        assert display, "Xvfb did not start"
+        yield f":{display}"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def editor_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("editor")
+    project = make_project(tmp_path)
+    state = saved_state(tmp_path)
+    log = run_editor(tmp_path, project, ["--", f"--state={state}"])
+    return {"tmp": tmp_path, "project": project, "state": state, "log": log,
+            "panel": panel_lines(log)}
+
+
+def python(method, **params):
+    reply = RequestHandler().handle({"id": 1, "method": method, "params": params})
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_the_panel_runs_every_action_without_a_gdscript_error(editor_run):
+    log = editor_run["log"]
+    assert "GODOT-TEST passed" in log, log[-4000:]
+    assert not unexpected_errors(log), "\n".join(unexpected_errors(log)) + log[-3000:]
+    assert set(editor_run["panel"]) >= {"validate_good", "validate_broken", "coverage",
+                                        "preview_start", "preview_state", "simulate", "sweep",
+                                        "imported"}
+
+
+def test_the_editor_leaves_no_python_server_behind(editor_run):
+    pid = editor_run["panel"]["bridge"]["data"]["pid"]
+    assert pid > 0, "the panel's bridge was not running"
+    assert process_gone(pid), f"the editor's server child {pid} outlived the editor"
+
+
+def test_a_missing_python_is_a_clear_message_in_the_panel(tmp_path):
+    project = make_project(tmp_path)
+    env = editor_env(tmp_path)
+    env["SORTEIO_PYTHON"] = str(tmp_path / "no-such-python")
+    log = run_editor(tmp_path, project, ["--", "--expect-failure"], env=env)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    failure = panel_lines(log)["failure"]["data"]
+    assert failure["ok"] is False
+    assert "no-such-python" in failure["error"] and "SORTEIO_PYTHON" in failure["error"]
+    # The importer could not validate either, and said so (a warning per deck, no crash).
+    assert not [line for line in log.splitlines() if "SCRIPT ERROR" in line], log[-3000:]
+
+
+def test_validate_shows_every_problem_one_row_each(editor_run):
+    project = editor_run["project"]
+    good = editor_run["panel"]["validate_good"]
+    assert good["data"]["valid"] is True and good["rows"] == len(good["data"]["warnings"])
+    broken = editor_run["panel"]["validate_broken"]
+    expected = python("validate", deck=str(project / "decks" / "quebrado.json"))
+    assert broken["data"]["errors"] == expected["errors"]
+    assert broken["rows"] == len(expected["errors"]) >= 3
+    fields = {(r["card_id"], r["field"]) for r in broken["data"]["errors"]}
+    data = broken_deck_data()
+    assert (data["cartas"][0]["id"], "cartas.0.modo") in fields
+    assert (data["cartas"][5]["id"], "cartas.5.titulo") in fields
+
+
+def test_coverage_is_the_lint_report_as_a_table(editor_run):
+    coverage = editor_run["panel"]["coverage"]
+    expected = python("lint", deck=str(editor_run["project"] / "decks" / "bom.json"))
+    assert coverage["data"]["problems"] == expected["problems"]
+    # Sections + header rows + one row per year, mode, meter, actor...
+    assert coverage["rows"] >= 4 + len(expected["modes"]) + len(expected["meters"])
+
+
+def test_preview_from_the_start_and_from_a_saved_state_with_the_cli_reasons(editor_run):
+    project = editor_run["project"]
+    start_from, start_cards = editor_run["panel"]["preview_start"]["data"]
+    expected = python("preview", deck=str(project / "decks" / "bom.json"), seed=0)
+    assert start_from == "start"
+    assert start_cards == [[r["card_id"], r["reason_text"]] for r in expected["rows"]
+                           if r["event"] == "card_played"]
+    assert len(start_cards) == 7
+    state_from, state_cards = editor_run["panel"]["preview_state"]["data"]
+    expected = python("preview", deck=str(project / "decks" / "bom.json"), seed=0,
+                      state=str(editor_run["state"]))
+    assert state_from == "state" and state_cards
+    assert state_cards == [[r["card_id"], r["reason_text"]] for r in expected["rows"]
+                           if r["event"] == "card_played"]
+
+
+def test_simulate_3000_matches_with_progress_interval_and_charts(editor_run):
+    sim = editor_run["panel"]["simulate"]["data"]
+    assert sim["matches"] == 3000
+    expected = python("simulate_start", deck=str(editor_run["project"] / "decks" / "bom.json"))
+    handler = RequestHandler()
+    job = handler.handle({"id": 1, "method": "simulate_start", "params": {
+        "deck": str(editor_run["project"] / "decks" / "bom.json")}})["result"]["job"]
+    while True:
+        step = handler.handle({"id": 2, "method": "simulate_step",
+                               "params": {"job": job, "budget_ms": 5000}})["result"]
+        if step["finished"]:
+            break
+    base = step["result"]["scenarios"][0]
+    assert expected["total"] == 3000
+    assert sim["catastrophe_pct"] == base["catastrophe_pct"]
+    assert sim["low"] == base["catastrophe_ci95_low_pct"] < sim["catastrophe_pct"] < sim["high"]
+    # The editor kept drawing frames while it ran, and the bar moved through several values.
+    assert sim["frames"] >= 3 and len(sim["progress_seen"]) >= 3, sim
+    modes, cards = sim["bars"]
+    assert modes == len(base["mode_draws_per_match"]) and cards == len(base["card_draws"])
+
+
+def test_a_sweep_fills_the_table_one_row_per_scenario(editor_run):
+    sweep = editor_run["panel"]["sweep"]
+    assert [int(t) for t, _rate in sweep["data"]["rates"]] == [3, 2, 4]
+    assert sweep["rows"] == 3
+
+
+def test_parar_stops_a_long_simulation(editor_run):
+    stop = editor_run["panel"]["stop"]["data"]
+    assert stop["busy"] is False
+    assert 0 < stop["done"] < 200000 and stop["after"] == stop["done"]
+
+
+def test_deck_json_files_import_as_sorteio_deck_resources_validated(editor_run):
+    imported = editor_run["panel"]["imported"]["data"]
+    good = imported["res://decks/bom.json"]
+    assert good["class"] == "res://addons/sorteio/sorteio_deck.gd"
+    assert good["valid"] is True and good["name"] == "Padrão" and good["text"] > 1000
+    broken = imported["res://decks/quebrado.json"]
+    assert broken["valid"] is False and broken["problems"] >= 3
+    other = imported["res://outro.json"]
+    assert other["valid"] is False and other["problems"] == 0
+    # Each problem of the broken deck is in the editor's Output, with its card id and field.
+    log = editor_run["log"]
+    warnings = [line for line in log.splitlines() if EXPECTED_WARNING.search(line)]
+    assert len(warnings) >= broken["problems"]
+    assert any("cartas.0.modo" in line for line in warnings)
+
+
+def test_sorteio_node_plays_a_match_from_the_imported_deck_resource(editor_run):
+    """In the project folder (as the editor's Play runs it), deck_resource = the imported
+    SorteioDeck: the node hands Python the JSON file it came from."""
+    project = editor_run["project"]
+    shutil.copy(SCRIPTS / "deck_resource_match.gd", project / "deck_resource_match.gd")
+    _result, log = run_godot(editor_run["tmp"], ["-s", "res://deck_resource_match.gd"],
+                             env=editor_env(editor_run["tmp"]), project=project)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    assert "DECK res://addons/sorteio/sorteio_deck.gd valid=True" in log
+    assert re.search(r"MATCH deck=Padrão reason=\w+ cards=\d+", log), log[-2000:]
+    assert not unexpected_errors(log), log[-3000:]
+
+
+def test_the_exported_pack_carries_the_deck_resource_and_no_editor_script(editor_run, tmp_path):
+    """Export the designer project's pack (editor files filtered out as the repo's presets do),
+    then run it: a SorteioNode given the imported SorteioDeck plays a match from the pack alone
+    (the deck JSON itself is not exported)."""
+    project = editor_run["project"]
+    presets = (ROOT / "export_presets.cfg").read_text("utf-8")
+    presets = presets.replace('include_filter="decks/*.json"', 'include_filter=""')
+    (project / "export_presets.cfg").write_text(presets, encoding="utf-8")
+    shutil.copy(SCRIPTS / "deck_resource_match.gd", project / "deck_resource_match.gd")
+    pack = tmp_path / "designer.pck"
+    env = editor_env(editor_run["tmp"])
+    _result, log = run_godot(editor_run["tmp"], ["--export-pack", "Linux/X11", str(pack)],
+                             env=env, project=project)
+    data = pack.read_bytes()
+    assert b"res://addons/sorteio/sorteio_node.gd" in data
+    assert b"res://addons/sorteio/sorteio_deck.gd" in data
+    assert b"addons/sorteio/editor/" not in data, "an editor script went into the game"
+    assert b"res://decks/bom.json.import" in data or b"decks/bom.json.import" in data
+    played = tmp_path / "played"
+    played.mkdir()
+    # godot3-runner is the runtime an export template is (no editor code, "standalone"); it
+    # needs a display, hence Xvfb.
+    with xvfb_display() as display:
+        env["DISPLAY"] = display
+        result = subprocess.run(
+            ["timeout", "-k", "5", str(TIMEOUT), tool("godot3-runner"), "--main-pack",
+             str(pack), "--video-driver", "GLES2", "--audio-driver", "Dummy", "-s", "res://deck_resource_match.gd"],
+            capture_output=True, text=True, env=env, cwd=played, timeout=TIMEOUT + 30)
+    log = result.stdout + result.stderr
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    assert re.search(r"MATCH deck=Padrão reason=\w+ cards=\d+", log), log[-2000:]
+    assert not unexpected_errors(log), log[-3000:]
+
+
+def test_export_presets_leave_the_editor_folder_out():
+    presets = (ROOT / "export_presets.cfg").read_text("utf-8")
+    for line in presets.splitlines():
+        if line.startswith("exclude_filter="):
+            assert "addons/sorteio/editor/*" in line
+
+
+def test_panel_screenshot_under_xvfb_is_not_blank(tmp_path):
+    editor = tool("godot3")
+    project = make_project(tmp_path)
+    state = saved_state(tmp_path)
+    out = ARTIFACTS / "editor_panel.png"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    if out.exists():
+        out.unlink()
+    with xvfb_display("1280x800x24") as display:
+        env = editor_env(tmp_path)
+        env["DISPLAY"] = display
+        log = run_editor(tmp_path, project, ["--video-driver", "GLES2", "--resolution",
+                                             "1280x800", "--", f"--state={state}",
+                                             f"--shot={out}"],
+                         binary=os.path.basename(editor), env=env)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (1280, 800)
+    colours = int(re.search(r"PANEL shot .*\"colours\":(\d+)", log).group(1))
+    assert colours >= 12, f"blank screenshot: {colours} colours"
+    assert len(data) > 30_000, "blank screenshot"
+
+
+def test_the_readmes_show_the_panel_screenshot():
+    shot = ROOT / "docs" / "editor_panel.png"
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000
+    assert struct.unpack(">II", data[16:24]) == (1280, 800)
+    assert "docs/editor_panel.png" in (ROOT / "README.md").read_text("utf-8")
+    assert "../../docs/editor_panel.png" in (
+        ROOT / "addons" / "sorteio" / "README.md").read_text("utf-8")
