@@ -416,6 +416,28 @@ def test_the_godot_launcher_writes_why_the_server_could_not_start(tmp_path):
     assert "--port must be from 0 to 65535" in err.read_text()
 
 
+def test_the_godot_launcher_does_not_follow_a_symlink_planted_at_its_error_file(tmp_path):
+    """The launcher's own error write (sorteio not importable) opens ERRFILE with O_NOFOLLOW,
+    as portfile.write_error_file does: a symlink another local user plants there must not
+    truncate the file it points to (issue 10, port file and its companions)."""
+    import subprocess
+    import sys
+
+    from sorteio.bridge.server import LAUNCHER
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    err = tmp_path / "bridge.json.err"
+    err.symlink_to(victim)
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", LAUNCHER, str(err), "--port", "0"],
+        capture_output=True, text=True, timeout=30, cwd=str(tmp_path),
+    )
+    assert result.returncode != 0
+    assert victim.read_text() == "precious"
+    assert "No module named 'sorteio'" in result.stderr  # still said on stderr
+
+
 def test_the_node_runs_the_same_launcher():
     import re
     from pathlib import Path

@@ -150,6 +150,18 @@ def test_turn_asks_for_the_file_of_a_deck_saved_by_godot_as_a_res_path(tmp_path)
     sorteio("turn", "--state", str(state), "--deck", "padrao")
 
 
+def test_turn_reads_a_godot_save_of_the_default_deck(tmp_path):
+    # SorteioNode.save_state() names the deck as the game did: "" when it used the default one
+    # (start_match(seed) with deck_path ""); the bridge loads that as the default deck, and so
+    # must `turn` (it said "(deck): (path): empty deck path").
+    state = tmp_path / "s.json"
+    sorteio("play", "--stop-after", "3", "--save", str(state))
+    wrapped = {"format": 1, "deck": "", "seed": 0,
+               "engine": json.loads(state.read_text(encoding="utf-8"))}
+    state.write_text(json.dumps(wrapped), encoding="utf-8")
+    assert "«" in sorteio("turn", "--state", str(state)).stdout
+
+
 # -- issue 10: bad input at the command line ---------------------------------------------------
 
 @pytest.mark.parametrize("name", ["a[/]b.json", "decks[red]/x.json", "[bold]x.json",

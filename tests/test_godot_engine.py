@@ -266,6 +266,54 @@ def test_python_bridge_reports_a_broken_entry(tmp_path):
         assert f"CHECK ok {check}" in log
 
 
+def test_python_bridge_fails_at_start_when_its_python_import_fails(tmp_path, pythonscript_demo):
+    """pythonscript installed, sorteio not in its Python: pythonscript still gives the entry a
+    Script, but one without `request`. The bridge must fail at start (bridge_down, saying where
+    to install sorteio), not report ready and raise a SCRIPT ERROR on every call. The project:
+    the pythonscript demo's files linked, plus an entry whose import fails as that one does."""
+    project = tmp_path / "project"
+    project.mkdir()
+    for item in pythonscript_demo.iterdir():
+        if item.name != ".import":
+            (project / item.name).symlink_to(item)
+    (project / "broken_entry.py").write_text(
+        "from godot import Node, exposed\n"
+        "import sorteio_is_not_installed_here  # noqa: F401  (ModuleNotFoundError, as sorteio)\n"
+        "\n\n@exposed\nclass BrokenEntry(Node):\n    def request(self, text):\n"
+        "        return text\n",
+        encoding="utf-8",
+    )
+    log = run_script(
+        tmp_path,
+        "test_python_entry_fails.gd",
+        "--entry=res://broken_entry.py",
+        bridge="python",
+        project=project,
+    )
+    assert "No module named 'sorteio_is_not_installed_here'" in log, "the import did not fail"
+    for check in (
+        "an entry whose import fails does not start",
+        "...the bridge is failed",
+        "...saying where sorteio must be installed",
+        "a call then fails",
+    ):
+        assert f"CHECK ok {check}" in log
+
+
+def test_socket_bridge_keeps_its_connection_when_the_first_call_comes_late(tmp_path):
+    """The server closes a connection that sends no request with the token within its
+    AUTH_TIMEOUT (10 s, against other local users filling it with idle sockets); a game that
+    sits on its menu longer before its first call must still play: the node authenticates
+    (a ping) as soon as it connects. Socket bridge only (the in-process one has no socket)."""
+    from sorteio.bridge.server import AUTH_TIMEOUT
+
+    script = (SCRIPTS / "test_idle_connection.gd").read_text(encoding="utf-8")
+    wait = float(re.search(r"const WAIT_S := ([\d.]+)", script).group(1))
+    assert wait > AUTH_TIMEOUT, "the test must wait past the server's AUTH_TIMEOUT"
+    log = run_script(tmp_path, "test_idle_connection.gd", bridge="socket")
+    assert f"CHECK ok the first call {wait:.1f} s after bridge_ready plays" in log
+
+
 def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge_project):
     log = run_script(tmp_path, "test_api.gd", bridge=bridge, project=bridge_project)
     for check in (
@@ -297,6 +345,39 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge
         "failure is queryable",
         "the child's own error is in the message",
     ):
+        assert f"CHECK ok {check}" in log
+
+
+def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, bridge_project):
+    """What a corrupt save file parses to given to load_state, a negative seed, a second
+    SorteioNode beside the autoload, bridge_mode "python" without pythonscript: each gives
+    error_occurred and false, no SCRIPT ERROR, and the match in play is kept (tests/godot/
+    test_misuse.gd)."""
+    log = run_script(tmp_path, "test_misuse.gd", bridge=bridge, project=bridge_project)
+    checks = [f"load_state({kind}) refused with bad_request" for kind in (0, 4, 19, 2)]
+    checks += [
+        "...and the match in play is kept",
+        "start_match(-7) refused",
+        "...with bad_request",
+        "match_seed -3 refused",
+        "start_match(-1) still lets Python pick",
+        "two nodes: both ready",
+        "...both start a match",
+        "...stopping one leaves the other playing",
+        "...its own match",
+    ]
+    if bridge == "socket":
+        checks += [
+            "...each with its own server",
+            "...each connected to its own server",
+            "bridge_mode python without pythonscript fails",
+            "...saying pythonscript is not installed",
+            "...and auto plays again",
+            "a bridge_ready handler playing: the node's state is Python's",
+            "...and play goes on",
+            "a bridge_ready handler stopping the bridge: the call that brought it up is whole",
+        ]
+    for check in checks:
         assert f"CHECK ok {check}" in log
 
 
@@ -377,6 +458,9 @@ def test_port_files_do_not_pile_up_in_the_real_user_folder(tmp_path):
     try:
         pid_max = int(Path("/proc/sys/kernel/pid_max").read_text())
         stale = [f"sorteio_bridge_{pid_max + 1}.json", f"sorteio_bridge_{pid_max + 1}.json.err"]
+        # today's names: one port file per node, <game pid>_<node id>
+        dead = pid_max + 1
+        stale += [f"sorteio_bridge_{dead}_1297.json", f"sorteio_bridge_{dead}_9.json.err"]
         running = f"sorteio_bridge_{os.getpid()}.json"  # a game still running: keep its file
         for planted in [*stale, running]:
             (user_dir / planted).write_text('{"port": 1, "token": "t", "pid": 1}')
@@ -619,6 +703,32 @@ def test_the_addon_readme_example_plays_a_match(tmp_path, bridge, bridge_project
     assert int(summary.group(1)) > 0, "no catastrophe in 40 seeds: the end case went untested"
     assert "year 4 closed with" in log and "over: catastrophe" in log
     assert re.search(r"over: \w+ after \d+ cards", log)
+
+
+def test_the_addon_readme_example_load_game_refuses_a_missing_or_corrupt_save(
+    tmp_path, bridge, bridge_project
+):
+    """The README's save_game/load_game on what a player's disk may hold: no save, an empty,
+    truncated or non-save file. Refused (bad_request) with the match kept, never a SCRIPT
+    ERROR (load_state(null) was one) nor an engine ERROR line (File.get_as_text on a file that
+    did not open, JSON.parse on bad text)."""
+    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
+    script = tmp_path / "readme_example.gd"
+    script.write_text(re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1), "utf-8")
+    allowed = [  # the example reports every error_occurred with push_error, as it should
+        (r"ERROR: \w+: sorteio bad_request: load_state needs", "the test's saves")
+    ]
+    log = run_script(
+        tmp_path,
+        "readme_saves.gd",
+        f"--script={script}",
+        bridge=bridge,
+        project=bridge_project,
+        allowed=allowed,
+    )
+    for name in ("empty", "truncated", "an Array", "null"):
+        assert f"CHECK ok a save file that is {name} is refused with bad_request" in log
+    assert "CHECK ok the real save loads again" in log
 
 
 def test_enabling_the_plugin_registers_the_autoload_and_disabling_removes_it(tmp_path):

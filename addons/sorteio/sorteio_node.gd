@@ -186,13 +186,17 @@ func stop_bridge() -> void:
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
 	var given := deck if deck != "" else deck_path
+	var chosen := new_seed if new_seed != -1 else match_seed
+	if chosen < -1:
+		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
+		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, "bad_request")
+		return false
 	var params := {}
 	if deck == "" and deck_resource != null:
 		given = deck_resource.resource_path
 		params["deck"] = _deck_resource_for_python(deck_resource)
 	else:
 		params["deck"] = _deck_for_python(given)
-	var chosen := new_seed if new_seed >= 0 else match_seed
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result = _call("new_match", params)
@@ -275,10 +279,18 @@ func save_state() -> Dictionary:
 	return state
 
 
-func load_state(state: Dictionary) -> bool:
-	# Restore a match saved by save_state(); it continues exactly, mid-turn too.
+func load_state(state) -> bool:
+	# Restore a match saved by save_state(); it continues exactly, mid-turn too. Untyped: what a
+	# corrupt save file parses to (null, text, an Array) is refused with bad_request, not a
+	# SCRIPT ERROR in the caller; the match in play is kept.
+	if typeof(state) != TYPE_DICTIONARY:
+		_report(
+			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
+			"bad_request"
+		)
+		return false
 	var given = state.get("deck", "")
-	var sent := state.duplicate()
+	var sent: Dictionary = state.duplicate()
 	if typeof(given) == TYPE_STRING:
 		sent["deck"] = _deck_for_python(given)
 	var result = _call("load", {"state": sent})
@@ -329,7 +341,12 @@ func _make_socket_bridge():
 	else:
 		# Our own port file; those of earlier runs that were killed are removed first.
 		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
-		var own := "user://%s%d.json" % [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id()]
+		# One per node, not per game: two SorteioNodes starting together must not read each
+		# other's port file (both then talked to one server, which the other node kills).
+		var own := (
+			"user://%s%d_%d.json"
+			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
+		)
 		bridge.port_file = ProjectSettings.globalize_path(own)
 	bridge.startup_timeout_ms = startup_timeout_ms
 	bridge.request_timeout_ms = request_timeout_ms
@@ -418,7 +435,12 @@ func _call(method: String, params: Dictionary):
 			return null
 	var reply: Dictionary = _bridge.request(method, params)
 	if not _announced and _bridge.is_ready():
-		_announce()
+		# This call brought the bridge up: bridge_ready goes out after it returns. Emitted here,
+		# a handler's own calls (the README's _begin starts a match) ran inside this call, whose
+		# older reply then overwrote the node's state; a handler's stop_bridge() left _bridge null.
+		_announced = true
+		set_process(false)
+		call_deferred("emit_signal", "bridge_ready", bridge_kind)
 	if _bridge.has_failed():
 		bridge_error = _bridge.last_error
 		set_process(false)  # this call reports the failure; _process must not report it again
@@ -496,6 +518,17 @@ func _deck_copy(text: String, name: String) -> String:
 	target.store_string(text)
 	target.close()
 	return ProjectSettings.globalize_path(copy)
+
+
+static func _type_name(value) -> String:
+	match typeof(value):
+		TYPE_NIL:
+			return "null (an empty or corrupt save file?)"
+		TYPE_STRING:
+			return "text"
+		TYPE_ARRAY:
+			return "an Array"
+	return "a value of Variant type %d" % typeof(value)
 
 
 func _ints(values: Array) -> Array:

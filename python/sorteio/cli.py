@@ -201,7 +201,8 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
     if deck_path is None and saved_deck and "://" in saved_deck:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
-    deck = _load(deck_path if deck_path is not None else saved_deck)
+    # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
+    deck = _load(deck_path if deck_path is not None else (saved_deck or None))
     try:
         engine = Engine.from_state(deck, state)
     except StateError as exc:  # name the file on every line, as deck errors do

@@ -195,7 +195,11 @@ def frozen_server(build: Path, logs: Path) -> Path:
         [str(python), "-c", "import PyInstaller, pydantic, sys; "
          "print(PyInstaller.__version__, pydantic.VERSION, sys.version)"],
         capture_output=True, text=True, check=True).stdout
-    key = digest([entry, *sorteio_sources()], versions)
+    # The server never runs the simulator's C kernel (sorteio.sim.ckernel falls back without
+    # it); the in-tree build of it (pip install -e) links the build machine's Python and holds
+    # its paths, which the leak check refuses.
+    options = ["--exclude-module", "sorteio.sim._ckernel"]
+    key = digest([entry, *sorteio_sources()], versions, *options)
     cached = build / ".cache" / f"{FROZEN}-{key}"
     if cached.is_file():
         return cached
@@ -208,7 +212,7 @@ def frozen_server(build: Path, logs: Path) -> Path:
          "--log-level", "WARN", "--name", FROZEN, "--paths", str(ROOT / "python"),
          "--add-data", f"{decks}{os.pathsep}sorteio/decks",
          "--distpath", str(work / "dist"), "--workpath", str(work / "work"),
-         "--specpath", str(work), str(entry)], logs / "pyinstaller.log")
+         "--specpath", str(work), *options, str(entry)], logs / "pyinstaller.log")
     for old in cached.parent.glob(f"{FROZEN}-*"):
         old.unlink()
     shutil.move(str(work / "dist" / FROZEN), str(cached))

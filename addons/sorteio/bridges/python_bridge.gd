@@ -26,6 +26,16 @@ func kind() -> String:
 
 
 func start_in(parent: Node) -> bool:
+	if entry.get_extension() == "py" and not available():
+		last_error = (
+			(
+				"pythonscript (godot-python) is not installed in this project, so %s is not a "
+				+ "script; install it (addons/sorteio/README.md, In-process bridge) or set "
+				+ 'bridge_mode to "socket" or "auto"'
+			)
+			% entry
+		)
+		return false
 	if not ResourceLoader.exists(entry):
 		last_error = "the in-process bridge's script %s is not there" % entry
 		return false
@@ -37,6 +47,24 @@ func start_in(parent: Node) -> bool:
 	_node = Node.new()
 	_node.name = "SorteioPython"
 	_node.set_script(entry_script)
+	if not _node.has_method("request"):
+		# pythonscript gives a script whose Python import failed (most often: sorteio not
+		# installed in its own Python) a Script all the same, with no methods; every call would
+		# then be a SCRIPT ERROR while the bridge said it was ready.
+		_node.free()
+		_node = null
+		entry_script = null
+		last_error = (
+			(
+				"%s did not load in pythonscript (its Python error is in Godot's output above): "
+				+ "install sorteio and pydantic 2.10 into pythonscript's own Python "
+				+ "(addons/pythonscript/<platform>/bin/python3 -m pip install, "
+				+ "addons/sorteio/README.md, In-process bridge, step 2), or set bridge_mode "
+				+ 'to "socket"'
+			)
+			% entry
+		)
+		return false
 	parent.add_child(_node)
 	return true
 

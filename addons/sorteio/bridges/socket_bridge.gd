@@ -9,13 +9,15 @@ extends Reference
 const HEADER_SIZE := 4
 const MAX_FRAME := 1048576
 const CODE_DOWN := "bridge_down"
-# A game's own port file is user://PORT_FILE_PREFIX<game pid>.json (see SorteioNode).
+# A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json (see SorteioNode).
 const PORT_FILE_PREFIX := "sorteio_bridge_"
 # sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
 # and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
 const LAUNCHER := (
-	"import sys;e=sys.argv.pop(1);h=sys.excepthook;"
-	+ "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
+	"import sys,os;e=sys.argv.pop(1);h=sys.excepthook;"
+	+ "f=os.O_WRONLY|os.O_CREAT|os.O_TRUNC|getattr(os,'O_NOFOLLOW',0);"
+	+ "sys.excepthook=lambda t,v,b:(h(t,v,b),"
+	+ "os.write(os.open(e,f,0o600),('%s: %s'%(t.__name__,v)).encode()));"
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
 
@@ -176,7 +178,8 @@ static func clear_stale_port_files(dir_path: String, prefix := PORT_FILE_PREFIX)
 	var name := dir.get_next()
 	while name != "":
 		if name.begins_with(prefix) and not dir.current_is_dir():
-			var number: String = name.substr(prefix.length()).split(".")[0]
+			# <pid>.json (older games) or <pid>_<node id>.json
+			var number: String = name.substr(prefix.length()).split(".")[0].split("_")[0]
 			if number.is_valid_integer() and not _process_alive(int(number)):
 				stale.append(name)
 		name = dir.get_next()
@@ -236,6 +239,12 @@ func _poll_connection() -> void:
 	if status == StreamPeerTCP.STATUS_CONNECTED:
 		_peer.set_no_delay(true)
 		_status = "ready"
+		# Authenticate now: the server closes a connection that sends no request with the token
+		# within its AUTH_TIMEOUT (10 s), and a game may wait longer before its first call.
+		var reply := request("ping", {})
+		if not reply.get("ok", false) and _status == "ready":
+			var error: Dictionary = reply.get("error", {})
+			_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
 	elif status != StreamPeerTCP.STATUS_CONNECTING:
 		_fail("the sorteio server refused the connection on port %d" % _port)
 

@@ -450,8 +450,10 @@ def build_parser() -> argparse.ArgumentParser:
 # argument, so the node can show the real cause instead of "exited before it was ready".
 # One line, so it survives any platform's command-line quoting.
 LAUNCHER = (
-    "import sys;e=sys.argv.pop(1);h=sys.excepthook;"
-    "sys.excepthook=lambda t,v,b:(open(e,'w').write('%s: %s'%(t.__name__,v)),h(t,v,b));"
+    "import sys,os;e=sys.argv.pop(1);h=sys.excepthook;"
+    "f=os.O_WRONLY|os.O_CREAT|os.O_TRUNC|getattr(os,'O_NOFOLLOW',0);"
+    "sys.excepthook=lambda t,v,b:(h(t,v,b),"
+    "os.write(os.open(e,f,0o600),('%s: %s'%(t.__name__,v)).encode()));"
     "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
 
