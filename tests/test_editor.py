@@ -145,9 +145,13 @@ def editor_run(tmp_path_factory):
     # matches inside one 60 ms step, the Python kernel spreads them over several editor frames
     # (same figures either way: tests/test_ckernel.py).
     env["SORTEIO_KERNEL"] = "python"
+    # The port file (with its token) of an editor that crashed: a pid that cannot be running.
+    stale = tmp_path / "xdg" / "godot" / "app_userdata" / "designer" / (
+        "sorteio_editor_bridge_%d.json" % (2 ** 22 + 1))
+    stale.write_text('{"port": 1, "token": "old"}', encoding="utf-8")
     log = run_editor(tmp_path, project, ["--", f"--state={state}"], env=env)
     return {"tmp": tmp_path, "project": project, "state": state, "log": log,
-            "panel": panel_lines(log)}
+            "panel": panel_lines(log), "stale": stale}
 
 
 def python(method, **params):
@@ -163,6 +167,14 @@ def test_the_panel_runs_every_action_without_a_gdscript_error(editor_run):
     assert set(editor_run["panel"]) >= {"validate_good", "validate_broken", "coverage",
                                         "preview_start", "preview_state", "simulate", "sweep",
                                         "imported"}
+
+
+def test_the_editor_clears_port_files_of_editors_that_crashed(editor_run):
+    """Issue 7: port files hold the token and a killed editor never removes its own; the panel's
+    bridge removes those whose editor is gone when it starts (and its own when it stops)."""
+    folder = editor_run["stale"].parent
+    assert not editor_run["stale"].exists()
+    assert not list(folder.glob("sorteio_editor_bridge_*")), list(folder.iterdir())
 
 
 def test_the_editor_leaves_no_python_server_behind(editor_run):

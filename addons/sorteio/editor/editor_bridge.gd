@@ -9,6 +9,7 @@ extends Reference
 
 const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const SETTING_PYTHON := "sorteio/python"
+const PORT_FILE_PREFIX := "sorteio_editor_bridge_"
 
 var startup_timeout_ms := 20000
 # Long enough for a lint or a preview of a big deck; simulate steps are kept to ~0.1 s.
@@ -33,7 +34,9 @@ func start() -> bool:
 	close()
 	_bridge = SocketBridge.new()
 	_bridge.python = python_executable()
-	var own := "user://sorteio_editor_bridge_%d.json" % OS.get_process_id()
+	# An editor that crashed never removed its port file (it holds the token): clear those.
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), PORT_FILE_PREFIX)
+	var own := "user://%s%d.json" % [PORT_FILE_PREFIX, OS.get_process_id()]
 	_bridge.port_file = ProjectSettings.globalize_path(own)
 	_bridge.startup_timeout_ms = startup_timeout_ms
 	_bridge.request_timeout_ms = request_timeout_ms
