@@ -492,3 +492,35 @@ def test_a_deck_may_name_its_json_schema_for_editors(tmp_path, base):
     path.write_text(json.dumps({"$schema": 3, **base}), encoding="utf-8")
     with pytest.raises(DeckError, match=r"\$schema"):
         load_deck(str(path))
+
+
+def test_a_card_too_big_for_one_bridge_reply_is_refused_naming_the_card(tmp_path, base):
+    """A drawn card travels whole in one 1 MiB bridge reply: a card over ``MAX_CARD_CHARS`` is a
+    deck error naming the card (validate accepted it and the match broke at that draw)."""
+    from sorteio.deck import MAX_CARD_CHARS
+
+    card_id = base["cartas"][0]["id"]
+    source, error = errors_for(tmp_path, first_card(base, texto="a" * (MAX_CARD_CHARS + 1)))
+    line = str(error).splitlines()[0]
+    assert line.startswith(f"{source}: card '{card_id}': cartas.0")
+    assert "1 MiB reply of the Godot bridge" in line
+
+
+def test_the_largest_card_allowed_fits_one_bridge_reply(base):
+    """The bound holds for the worst text: control characters, each a 6-byte JSON escape."""
+    from sorteio.bridge import protocol
+    from sorteio.deck import MAX_CARD_CHARS
+
+    data = first_card(base)
+    card = data["cartas"][0]
+    used = sum(len(card[k]) for k in ("id", "titulo", "texto", "modo"))
+    used += len(card.get("aprendizado", {}).get("texto", ""))
+    used += sum(len(o["texto"]) + sum(len(k) + 12 for k in o.get("efeitos", {}))
+                + sum(len(k) + 12 for k in o.get("efeitos_atores", {})) for o in card["opcoes"])
+    card["texto"] += "\x01" * (MAX_CARD_CHARS - used)
+    deck = parse_deck(data)
+    drawn = deck.cartas[0].model_dump(mode="json")
+    reply = {"id": 1, "ok": True, "result": {"card": drawn, "slot": 1, "reason": {
+        "kind": "random", "candidates": 40, "mode_relaxed": False, "replaces": None,
+        "texto": "sorteada entre 40 elegíveis de modo novo"}, "option_order": [0, 1]}}
+    assert len(protocol.encode_frame(reply)) - 4 <= protocol.MAX_FRAME

@@ -146,8 +146,8 @@ def editor_run(tmp_path_factory):
     # (same figures either way: tests/test_ckernel.py).
     env["SORTEIO_KERNEL"] = "python"
     # The port file (with its token) of an editor that crashed: a pid that cannot be running.
-    stale = tmp_path / "xdg" / "godot" / "app_userdata" / "designer" / (
-        "sorteio_editor_bridge_%d.json" % (2 ** 22 + 1))
+    stale = (tmp_path / "xdg" / "godot" / "app_userdata" / "designer"
+             / f"sorteio_editor_bridge_{2 ** 22 + 1}.json")
     stale.write_text('{"port": 1, "token": "old"}', encoding="utf-8")
     log = run_editor(tmp_path, project, ["--", f"--state={state}"], env=env)
     return {"tmp": tmp_path, "project": project, "state": state, "log": log,

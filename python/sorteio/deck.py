@@ -158,6 +158,9 @@ class Option(_Strict):
                                              description="actor id -> delta")
 
 
+MAX_CARD_CHARS = 100_000  # a card's text, ids and effects (see Card._fits_one_bridge_frame)
+
+
 class Card(_Strict):
     """A card (GDD 05). Actor cards (``tipo: ator``) name their ``ator`` and ``funcao``."""
 
@@ -171,6 +174,23 @@ class Card(_Strict):
     ator: Optional[Ident] = None
     funcao: Optional[Ident] = None
     opcoes: List[Option] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _fits_one_bridge_frame(self) -> "Card":
+        # A drawn card travels whole in one bridge reply (1 MiB, addons/sorteio/README.md
+        # "Protocol"): bound its text so even 6-byte JSON escapes of every character fit.
+        size = sum(len(text) for text in (self.id, self.titulo, self.texto, self.modo,
+                                          self.aprendizado.texto, self.ator or "",
+                                          self.funcao or ""))
+        for option in self.opcoes:
+            size += len(option.texto) + sum(len(k) + 12 for k in option.efeitos)
+            size += sum(len(k) + 12 for k in option.efeitos_atores)
+        if size > MAX_CARD_CHARS:
+            raise ValueError(
+                f"the card holds {size:,} characters of text, ids and effects; at most "
+                f"{MAX_CARD_CHARS:,}, so that a drawn card fits in one 1 MiB reply of the "
+                f"Godot bridge")
+        return self
 
     @property
     def playable(self) -> bool:
