@@ -6,12 +6,10 @@ plugin (tests/godot/editor_probe) that presses every panel action in a headless 
 own answers. Any GDScript error in the log fails (Godot reports them and carries on).
 """
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import struct
 import subprocess
 from pathlib import Path
@@ -30,6 +28,7 @@ from test_godot_engine import (
     process_gone,
     run_godot,
     tool,
+    xvfb,
 )
 
 pytestmark = pytest.mark.godot
@@ -116,23 +115,6 @@ def panel_lines(log: str) -> dict:
         out[what] = json.loads(data)
     return out
 
-
-@contextlib.contextmanager
-def xvfb_display(screen: str = "1280x720x24"):
-    """A private X display (":N") for the windowed Godot binaries; stopped afterwards."""
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        [tool("Xvfb"), "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_fd)
-    try:
-        with os.fdopen(read_fd) as displays:
-            display = displays.readline().strip()
-        assert display, "Xvfb did not start"
-        yield f":{display}"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -319,7 +301,7 @@ def test_the_exported_pack_carries_the_deck_resource_and_no_editor_script(editor
     played.mkdir()
     # godot3-runner is the runtime an export template is (no editor code, "standalone"); it
     # needs a display, hence Xvfb.
-    with xvfb_display() as display:
+    with xvfb() as display:
         env["DISPLAY"] = display
         result = subprocess.run(
             ["timeout", "-k", "5", str(TIMEOUT), tool("godot3-runner"), "--main-pack",
@@ -346,7 +328,7 @@ def test_panel_screenshot_under_xvfb_is_not_blank(tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     if out.exists():
         out.unlink()
-    with xvfb_display("1280x800x24") as display:
+    with xvfb("1280x800x24") as display:
         env = editor_env(tmp_path)
         env["DISPLAY"] = display
         log = run_editor(tmp_path, project, ["--video-driver", "GLES2", "--resolution",

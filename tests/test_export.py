@@ -18,7 +18,6 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from test_godot_engine import tool
+from test_godot_engine import tool, xvfb
 
 pytestmark = [pytest.mark.godot, pytest.mark.export]
 
@@ -78,23 +77,8 @@ def built(variant: str) -> Path:
 @pytest.fixture(scope="module")
 def display():
     """An Xvfb display for godot3-runner (the X11 runtime an export template is)."""
-    xvfb = tool("Xvfb")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    try:
-        with os.fdopen(read_fd) as displays:
-            number = displays.readline().strip()
-        assert number, "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
+    with xvfb() as number:
+        yield number
 
 
 def hidden_pythons() -> dict:

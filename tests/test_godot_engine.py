@@ -21,6 +21,7 @@ Godot is installed by scripts/godot_tests.sh --install-only when missing; the te
 only when that is impossible (no apt, not root), with the reason.
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -520,14 +521,13 @@ def runner_errors(bridge: str):
     return allowed
 
 
-@pytest.fixture(scope="module")
-def xvfb_display():
-    """A private X display (Xvfb picks a free number), stopped after this module's tests."""
-    tool("godot3-runner")
-    xvfb = tool("Xvfb")
+@contextlib.contextmanager
+def xvfb(screen: str = "1280x720x24"):
+    """A private X display (``":N"``, Xvfb picks a free number) for the windowed Godot binaries
+    (godot3-runner, the editor); stopped afterwards. Every engine test file uses this one."""
     read_fd, write_fd = os.pipe()
     server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+        [tool("Xvfb"), "-displayfd", str(write_fd), "-screen", "0", screen, "-nolisten", "tcp"],
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -541,6 +541,14 @@ def xvfb_display():
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def xvfb_display():
+    """A private X display, stopped after this module's tests."""
+    tool("godot3-runner")
+    with xvfb() as display:
+        yield display
 
 
 def assert_screenshot(out: Path, log: str) -> None:

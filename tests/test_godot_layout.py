@@ -7,10 +7,8 @@ rules cannot start (issue 10).
 
 Uses the Godot harness of test_godot_engine.py (its helpers, not its tests)."""
 
-import contextlib
 import os
 import re
-import signal
 import struct
 import subprocess
 from pathlib import Path
@@ -26,6 +24,7 @@ from test_godot_engine import (
     run_script,
     runner_errors,
     tool,
+    xvfb,
 )
 
 pytestmark = pytest.mark.godot
@@ -37,26 +36,6 @@ SHOTS = ("start", "mid", "low", "end")
 DOCS = DEMO / "docs"
 
 
-@contextlib.contextmanager
-def xvfb_display():
-    xvfb = tool("Xvfb")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    try:
-        with os.fdopen(read_fd) as displays:
-            display = displays.readline().strip()
-        assert display, "Xvfb did not start"
-        yield f":{display}"
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
-
 
 def png_size(path: Path):
     data = path.read_bytes()
@@ -66,7 +45,7 @@ def png_size(path: Path):
 
 def run_shots(tmp_path: Path, resolution: str, out_dir=None) -> str:
     runner = os.path.basename(tool("godot3-runner"))
-    with xvfb_display() as display:
+    with xvfb() as display:
         env = godot_env(tmp_path)
         env["DISPLAY"] = display
         # No sound card under Xvfb: the dummy driver, so Godot prints no audio error.
@@ -148,7 +127,7 @@ def test_the_command_in_demo_shots_header_works_as_written(tmp_path):
     assert re.match(r"DISPLAY=:99 (SORTEIO_PYTHON=\S+ )?godot3-runner --path demo_project",
                     command), command
     tool("godot3-runner")
-    with xvfb_display() as display:
+    with xvfb() as display:
         env = godot_env(tmp_path)
         command = command.replace("DISPLAY=:99", f"DISPLAY={display}").replace(
             "godot3-runner", "timeout 120 godot3-runner", 1)
