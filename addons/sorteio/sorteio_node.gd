@@ -47,6 +47,7 @@ const SETTING_PYTHON := "sorteio/python"
 const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
 
 # The deck: a res:// (or absolute) path to a deck JSON file; "" uses the package's default deck.
+# A relative path ("decks/meu.json") is read from res://, in the editor and exported alike.
 export(String, FILE, "*.json") var deck_path := ""
 # The deck as a resource: a SorteioDeck (the plugin imports each deck JSON as one). When set, it
 # wins over deck_path; start_match(seed, path) with a path still wins over both.
@@ -185,7 +186,7 @@ func stop_bridge() -> void:
 
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
-	var given := deck if deck != "" else deck_path
+	var given := _resolved_deck(deck if deck != "" else deck_path)
 	var chosen := new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
@@ -290,6 +291,8 @@ func load_state(state) -> bool:
 		)
 		return false
 	var given = state.get("deck", "")
+	if typeof(given) == TYPE_STRING:
+		given = _resolved_deck(given)
 	var sent: Dictionary = state.duplicate()
 	if typeof(given) == TYPE_STRING:
 		sent["deck"] = _deck_for_python(given)
@@ -473,6 +476,17 @@ func _announce_ending() -> void:
 	if not ending.empty() and not _ending_announced:
 		_ending_announced = true
 		emit_signal("match_ended", str(ending["reason"]), ending)
+
+
+static func _resolved_deck(path: String) -> String:
+	# A relative file path ("decks/meu.json") is read from res://, as Godot resolves relative
+	# resource paths: it worked in the editor only because the editor runs in the project
+	# folder, and broke once exported. Built-in deck names ("padrao") have no "/" and no ".json".
+	if path == "" or path.begins_with("res://") or path.begins_with("user://"):
+		return path
+	if path.is_abs_path() or (path.find("/") == -1 and path.get_extension() != "json"):
+		return path
+	return "res://" + path.trim_prefix("./")
 
 
 func _deck_for_python(path: String):

@@ -3,6 +3,7 @@ extends SceneTree
 # {} return, never a SCRIPT ERROR, and nothing of the match is lost:
 # - load_state() given what a corrupt save file parses to (null, text, an Array);
 # - a negative seed other than -1;
+# - a relative deck path (read from res://, as exported games must);
 # - a second SorteioNode beside the autoload (each has its own bridge and server);
 # - over the socket bridge: bridge_mode "python" where pythonscript is not installed.
 #   godot3-server --path demo_project -s tests/godot/test_misuse.gd
@@ -27,6 +28,7 @@ func _run() -> void:
 	print("BRIDGE %s" % sorteio.bridge_kind)
 	_test_load_state_of_a_corrupt_save()
 	_test_negative_seed()
+	_test_relative_deck_path()
 	yield(_test_second_node(), "completed")
 	if sorteio.bridge_kind == "socket":
 		yield(_test_python_mode_without_pythonscript(), "completed")
@@ -81,6 +83,26 @@ func _test_load_state_of_a_corrupt_save() -> void:
 		sorteio.phase
 	)
 	errors.clear()
+
+
+func _test_relative_deck_path() -> void:
+	# "decks/padrao.json" worked in the editor (its working folder is the project) and broke
+	# once exported: it is read from res://, and saved as the res:// path it names.
+	errors.clear()
+	var started: bool = sorteio.start_match(4, "decks/padrao.json")
+	var saved: Dictionary = sorteio.save_state()
+	_check(
+		started and errors.empty() and saved.get("deck") == DECK,
+		"a relative deck path is read from res://",
+		[started, errors, saved.get("deck")]
+	)
+	_check(sorteio.load_state(saved) and errors.empty(), "...and its save loads", errors)
+	errors.clear()
+	_check(
+		sorteio.start_match(4, "padrao") and errors.empty(),
+		"a built-in deck name is still a name",
+		errors
+	)
 
 
 func _test_negative_seed() -> void:
