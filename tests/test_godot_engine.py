@@ -350,7 +350,8 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, bridge, bridge
 
 
 def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, bridge_project):
-    """What a corrupt save file parses to given to load_state, a negative seed, a second
+    """What a corrupt save file parses to given to load_state, a negative seed, a relative deck
+    path (read from res://), print_warnings off (the signal still comes), a second
     SorteioNode beside the autoload, bridge_mode "python" without pythonscript: each gives
     error_occurred and false, no SCRIPT ERROR, and the match in play is kept (tests/godot/
     test_misuse.gd)."""
@@ -366,7 +367,15 @@ def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, br
         "...both start a match",
         "...stopping one leaves the other playing",
         "...its own match",
+        "a relative deck path is read from res://",
+        "...and its save loads",
+        "with print_warnings off...",
+        "...error_occurred is still emitted",
+        "a built-in deck name is still a name",
     ]
+    # print_warnings = false silences the node's push_warning for that refusal only.
+    assert "sorteio: seed must be -1 (any) or 0 to 2147483647, not -9" not in log
+    assert "sorteio: seed must be -1 (any) or 0 to 2147483647, not -7" in log
     if bridge == "socket":
         checks += [
             "...each with its own server",

@@ -68,6 +68,9 @@ export var python_executable := ""
 export var bridge_file := ""
 # The script the in-process bridge attaches (the pythonscript entry; tests put a stand-in here).
 export(String, FILE) var python_entry := "res://addons/sorteio/python/sorteio_python_bridge.py"
+# Each error_occurred is also printed with push_warning (the Debugger's Errors tab); a game that
+# shows errors its own way turns this off. The signal is emitted either way.
+export var print_warnings := true
 export var startup_timeout_ms := 15000
 export var request_timeout_ms := 5000
 
@@ -455,7 +458,8 @@ func _call(method: String, params: Dictionary):
 
 
 func _report(message: String, code: String) -> void:
-	push_warning("sorteio: %s (%s)" % [message, code])
+	if print_warnings:
+		push_warning("sorteio: %s (%s)" % [message, code])
 	emit_signal("error_occurred", message, code)
 
 

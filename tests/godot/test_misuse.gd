@@ -97,6 +97,11 @@ func _test_relative_deck_path() -> void:
 		[started, errors, saved.get("deck")]
 	)
 	_check(sorteio.load_state(saved) and errors.empty(), "...and its save loads", errors)
+	sorteio.print_warnings = false
+	errors.clear()
+	_check(not sorteio.start_match(-9), "with print_warnings off...")
+	_check(_one_error("bad_request"), "...error_occurred is still emitted", errors)
+	sorteio.print_warnings = true
 	errors.clear()
 	_check(
 		sorteio.start_match(4, "padrao") and errors.empty(),
