@@ -107,3 +107,12 @@ def test_the_install_steps_from_the_zip_alone_play_a_match(dist_zip, tmp_path):
                      env=env, project=game)
     assert re.search(r"EXAMPLE seeds=3 ended=3 catastrophes=\d+ errors=\[\]", log), log[-3000:]
     assert "year 4 closed with" in log or "over: catastrophe" in log
+    # A Python without the package: the node's hint names the wheel the zip carries (a zip user
+    # has no checkout of this repository to install from).
+    bare = tmp_path / "python_without_sorteio.sh"
+    bare.write_text(f'#!/bin/sh\nexec "{python}" -I -S "$@"\n', encoding="utf-8")
+    bare.chmod(0o755)
+    env["SORTEIO_PYTHON"] = str(bare)
+    log = run_script(tmp_path, "print_bridge_error.gd", env=env, project=game)
+    hint = re.search(r"BRIDGE-ERROR (.*)", log).group(1)
+    assert f"pip install {game / wheel}" in hint, hint

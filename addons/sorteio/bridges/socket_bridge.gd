@@ -320,10 +320,30 @@ func _fix_hint() -> String:
 		return "The frozen server shipped with the game failed; rebuild the export (make export)"
 	return (
 		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
-		+ "(python3 -m pip install /path/to/sorteio, see addons/sorteio/README.md, Install); "
+		+ "(python3 -m pip install "
+		+ _package_to_install()
+		+ ", see addons/sorteio/README.md, Install); "
 		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
 		+ "python_executable at that interpreter"
 	)
+
+
+static func _package_to_install() -> String:
+	# The release zip carries the package as a wheel: name the file a zip user has, not a
+	# checkout they lack.
+	var wheels := []
+	var dir := Directory.new()
+	if dir.open("res://addons/sorteio/wheel") == OK and dir.list_dir_begin(true, true) == OK:
+		var name := dir.get_next()
+		while name != "":
+			if name.get_extension() == "whl":
+				wheels.append(name)
+			name = dir.get_next()
+		dir.list_dir_end()
+	if wheels.empty():
+		return "/path/to/a/sorteio/checkout"
+	wheels.sort()
+	return ProjectSettings.globalize_path("res://addons/sorteio/wheel/" + wheels[-1])
 
 
 func _fail(message: String) -> String:
