@@ -267,6 +267,26 @@ def test_python_bridge_reports_a_broken_entry(tmp_path):
         assert f"CHECK ok {check}" in log
 
 
+def test_pythonscript_unzipped_but_not_enabled_is_said_not_a_silent_fall_back(tmp_path):
+    """pythonscript's files in the project without project.godot's [gdnative] singletons entry:
+    auto uses the socket bridge but warns that pythonscript is not enabled and how to enable it,
+    and a socket failure then names that fix beside its own (issue 14: it fell back silently with
+    a hint about the socket's Python only)."""
+    game = scratch_demo(tmp_path / "game")
+    (game / "pythonscript.gdnlib").write_text("[general]\n", encoding="utf-8")
+    bare = tmp_path / "python_without_sorteio.sh"
+    bare.write_text(f'#!/bin/sh\nexec "{sys.executable}" -I -S "$@"\n', encoding="utf-8")
+    bare.chmod(0o755)
+    env = godot_env(tmp_path, game)
+    env["SORTEIO_PYTHON"] = str(bare)
+    log = run_script(tmp_path, "print_bridge_error.gd", env=env, project=game)
+    enable = ('res://pythonscript.gdnlib is in the project but not enabled: add [gdnative] '
+              'singletons=[ "res://pythonscript.gdnlib" ] to project.godot')
+    assert f"sorteio: using the socket bridge; {enable}" in log
+    error = re.search(r"BRIDGE-ERROR (.*)", log).group(1)
+    assert "No module named 'sorteio'" in error and f". Or {enable}" in error, error
+
+
 def test_python_bridge_fails_at_start_when_its_python_import_fails(tmp_path, pythonscript_demo):
     """pythonscript installed, sorteio not in its Python: pythonscript still gives the entry a
     Script, but one without `request`. The bridge must fail at start (bridge_down, saying where

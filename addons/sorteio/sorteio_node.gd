@@ -117,7 +117,7 @@ func _process(_delta: float) -> void:
 		_announce()
 	elif _bridge.has_failed():
 		set_process(false)
-		bridge_error = _bridge.last_error
+		bridge_error = _bridge_failure()
 		_report(bridge_error, "bridge_down")
 
 
@@ -142,6 +142,10 @@ func start_bridge() -> bool:
 	var mode := bridge_mode
 	if mode == "auto":
 		mode = "python" if PythonBridge.available() else "socket"
+		var gdnlib := PythonBridge.unregistered_gdnlib()
+		if gdnlib != "" and print_warnings:
+			# Not an error (the socket bridge may well serve), but never a silent fall-back.
+			push_warning("sorteio: using the socket bridge; " + PythonBridge.enable_hint(gdnlib))
 	if mode == "python":
 		_bridge = PythonBridge.new()
 		_bridge.entry = python_entry
@@ -406,8 +410,17 @@ func _setting_or_env(env: String, setting: String, fallback: String) -> String:
 	return value if value != "" else fallback
 
 
+func _bridge_failure() -> String:
+	# Why the bridge failed; in auto mode a socket failure also says how to enable the
+	# pythonscript the project holds, which would have served in-process.
+	var gdnlib := PythonBridge.unregistered_gdnlib()
+	if bridge_mode == "auto" and _bridge.kind() == "socket" and gdnlib != "":
+		return _bridge.last_error + ". Or " + PythonBridge.enable_hint(gdnlib)
+	return _bridge.last_error
+
+
 func _bridge_failed() -> bool:
-	bridge_error = _bridge.last_error
+	bridge_error = _bridge_failure()
 	_bridge.close()
 	_bridge = null
 	# Deferred: this may run in the first frame, before the game connected error_occurred.
@@ -448,7 +461,7 @@ func _call(method: String, params: Dictionary):
 		set_process(false)
 		call_deferred("emit_signal", "bridge_ready", bridge_kind)
 	if _bridge.has_failed():
-		bridge_error = _bridge.last_error
+		bridge_error = _bridge_failure()
 		set_process(false)  # this call reports the failure; _process must not report it again
 	if reply.get("ok", false):
 		return reply["result"]

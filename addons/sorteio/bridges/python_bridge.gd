@@ -21,11 +21,33 @@ static func available() -> bool:
 	return "py" in ResourceLoader.get_recognized_extensions_for_type("Script")
 
 
+static func unregistered_gdnlib() -> String:
+	# pythonscript unzipped into the project but not enabled: project.godot lacks its
+	# [gdnative] singletons entry, so .py files are not scripts. "" when that is not the case.
+	for gdnlib in ["res://pythonscript.gdnlib", "res://addons/pythonscript.gdnlib"]:
+		if not available() and File.new().file_exists(gdnlib):
+			return gdnlib
+	return ""
+
+
+static func enable_hint(gdnlib: String) -> String:
+	return (
+		(
+			'%s is in the project but not enabled: add [gdnative] singletons=[ "%s" ] to '
+			+ "project.godot (addons/sorteio/README.md, In-process bridge, step 1)"
+		)
+		% [gdnlib, gdnlib]
+	)
+
+
 func kind() -> String:
 	return "python"
 
 
 func start_in(parent: Node) -> bool:
+	if entry.get_extension() == "py" and unregistered_gdnlib() != "":
+		last_error = enable_hint(unregistered_gdnlib())
+		return false
 	if entry.get_extension() == "py" and not available():
 		last_error = (
 			(
