@@ -287,6 +287,36 @@ def test_pythonscript_unzipped_but_not_enabled_is_said_not_a_silent_fall_back(tm
     assert "No module named 'sorteio'" in error and f". Or {enable}" in error, error
 
 
+def test_a_headless_editor_import_exits_with_pythonscript_installed(tmp_path, pythonscript_demo):
+    """`godot3-server -e --path GAME --quit` (how CI imports a project) never exited once
+    pythonscript was installed (issue 14). The cause is not Python: Debian's 3.2.3 headless
+    editor never quits while a project holds a .ttf font (an empty project plus one DejaVu .ttf
+    hangs the same way), and pythonscript's zip brings its editor REPL with
+    addons/pythonscript_repl/hack_regular.ttf. The README's fix, a .gdignore in that folder,
+    is what this runs: the editor loads pythonscript and exits."""
+    game = tmp_path / "game"
+    (game / "addons").mkdir(parents=True)
+    for name in ("pythonscript", "sorteio"):
+        (game / "addons" / name).symlink_to((pythonscript_demo / "addons" / name).resolve())
+    # scripts/pythonscript.sh installs pythonscript without its REPL; a user's unzip has it.
+    runtime = subprocess.run(["bash", str(ROOT / "scripts" / "pythonscript.sh"), "runtime"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    shutil.copytree(Path(runtime) / "addons" / "pythonscript_repl",
+                    game / "addons" / "pythonscript_repl")
+    (game / "addons" / "pythonscript_repl" / ".gdignore").write_text("", encoding="utf-8")
+    shutil.copy(pythonscript_demo / "pythonscript.gdnlib", game)
+    (game / "project.godot").write_text(
+        'config_version=4\n[application]\nconfig/name="import"\n'
+        '[gdnative]\nsingletons=[ "res://pythonscript.gdnlib" ]\n', encoding="utf-8")
+    env = dict(godot_env(tmp_path, game), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    result = subprocess.run(["timeout", "-k", "5", "120", tool("godot3-server"), "-e", "--path",
+                             str(game), "--quit"], capture_output=True, text=True, env=env,
+                            timeout=150)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, f"the headless editor did not exit ({result.returncode})"
+    assert "Pythonscript 0.50" in log, log[-3000:]
+
+
 def test_python_bridge_fails_at_start_when_its_python_import_fails(tmp_path, pythonscript_demo):
     """pythonscript installed, sorteio not in its Python: pythonscript still gives the entry a
     Script, but one without `request`. The bridge must fail at start (bridge_down, saying where
