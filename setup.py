@@ -3,7 +3,7 @@
 ``sorteio.sim._ckernel`` is a plain C extension against CPython's C API: no build dependency
 beyond a C compiler, so ``pip install`` works wherever Python does. It is ``optional``: without a
 compiler (or when the build fails) the install still succeeds and ``sorteio simulate`` uses the
-pure-Python kernel, with the same results (tests/test_fast.py runs both).
+pure-Python kernel, with the same results (tests/test_kernel_differential.py runs both).
 """
 
 import hashlib

@@ -5,9 +5,10 @@
 In one run, on a copy of the demo with the real pythonscript installed (scripts/pythonscript.sh),
 the rounds alternate the configurations, one Godot 3.2.3 process (godot3-server) each:
 
-- socket: the socket bridge, the server in this venv's CPython, FastEngine;
-- in-process: the pythonscript bridge (its CPython 3.8), the addon's entry, FastEngine;
+- socket: the socket bridge, the server in this venv's CPython, the oracle;
+- in-process: the pythonscript bridge (its CPython 3.8), the addon's entry, the oracle;
 - in-process, oracle: the same with an entry whose handler runs the reference ``Engine``
+  explicitly (since issue 16 removed FastEngine this is the default engine too: a control row)
   (benchmarks/oracle_entry.py), for issue 9's question: does the oracle meet p99 <= 100 us
   per draw request from GDScript?
 

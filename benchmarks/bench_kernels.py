@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from sorteio.compiled import CompiledDeck
-from sorteio.fast import FastDeck
 from sorteio.loader import load_deck
 from sorteio.sim import ckernel, kernel
 from sorteio.sim.kernels import KERNEL_ENV
+from sorteio.sim.masks import FastDeck
 from sorteio.sim.sweep import default_jobs, run_sweep
 from sorteio.synthetic import synthetic_deck
 

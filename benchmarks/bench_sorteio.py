@@ -4,11 +4,12 @@ For the default deck and a large synthetic deck (500 common cards, 20 modes, 12 
 
 - matches per second on one core, random player: the pure-Python simulation kernel
   (``kernel.play_matches``; the compiled one is measured by ``bench_kernels.py``),
-  next to ``FastEngine`` and the ``Engine`` oracle driven by ``match.play_match`` (ratios in the
-  same run, same machine state);
+  next to the ``Engine`` oracle driven by ``match.play_match`` (ratios in the same run, same
+  machine state);
 - draws per second (cards shown per second by the kernel);
 - one draw as the Godot SorteioNode asks for it: ``engine.draw()`` alone, and the whole in-process
-  bridge request (JSON in, engine, JSON out), p50/p99 in microseconds, Engine vs FastEngine;
+  bridge request (JSON in, engine, JSON out), p50/p99 in microseconds (the oracle, as the
+  bridges use it since issue 16);
 - the full GDD 06 §7 safe-range sweep: N 6-8 x T 2-4 x meter limit 25-35 = 99 scenarios x 3,000
   matches, on every core (``sweep.run_sweep`` defaults).
 
@@ -29,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from sorteio.bridge.inprocess import InProcessBridge
 from sorteio.compiled import CompiledDeck
 from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
-from sorteio.fast import FastDeck, FastEngine
 from sorteio.loader import load_deck
 from sorteio.match import make_policy, play_match
 from sorteio.sim.kernel import play_matches
+from sorteio.sim.masks import FastDeck
 from sorteio.sim.sweep import default_jobs, run_sweep
 from sorteio.synthetic import synthetic_deck
 
@@ -56,10 +57,6 @@ def _maker(deck, cls):
     """Engines of ``deck`` sharing one compiled index, so a match costs only its rules (Engine
     alone would compile the deck, fingerprint included, for every match)."""
     ix = CompiledDeck(deck)
-    if cls is FastEngine:
-        fd = FastDeck(ix)
-        return lambda seed: FastEngine(deck, seed, index=ix, fast=fd)
-
     class SharedIndexEngine(Engine):
         def _compile(self, deck):
             return ix
@@ -178,22 +175,16 @@ def main() -> None:
     for label, (name, deck) in decks.items():
         n_cards = len(deck.cartas)
         kernel, draws = kernel_rate(deck, int(20000 * scale))
-        fast_loop = loop_rate(deck, FastEngine, int(1000 * scale))
         oracle = loop_rate(deck, Engine, int(300 * scale))
         row = {
             "cards": n_cards,
             "kernel_matches_per_s": round(kernel),
             "kernel_draws_per_s": round(draws),
-            "fastengine_matches_per_s": round(fast_loop),
             "engine_matches_per_s": round(oracle),
             "draw_engine": engine_draw_latency(deck, Engine, int(100 * scale) or 5),
-            "draw_fastengine": engine_draw_latency(deck, FastEngine, int(300 * scale) or 5),
         }
         if name is not None:
-            row["bridge_draw_engine"] = bridge_draw_latency(name, None, int(100 * scale) or 5)
-            row["bridge_draw_fastengine"] = bridge_draw_latency(
-                name, FastEngine, int(300 * scale) or 5
-            )
+            row["bridge_draw_engine"] = bridge_draw_latency(name, None, int(300 * scale) or 5)
         if not args.no_sweep:
             seconds, scenarios, flagged = sweep_seconds(deck, int(3000 * scale))
             row["sweep_seconds"] = round(seconds, 2)
@@ -203,16 +194,14 @@ def main() -> None:
         figures[label] = row
         print(f"\n== {label}: {n_cards} cards")
         print(
-            f"  matches/s, 1 core, random player: Python kernel {kernel:,.0f} | FastEngine "
-            f"{fast_loop:,.0f} | Engine (oracle) {oracle:,.0f}  "
+            f"  matches/s, 1 core, random player: Python kernel {kernel:,.0f} | "
+            f"Engine (oracle) {oracle:,.0f}  "
             f"(kernel = {kernel / oracle:.0f}x oracle)"
         )
         print(f"  draws/s (kernel): {draws:,.0f}")
         for key in (
             "draw_engine",
-            "draw_fastengine",
             "bridge_draw_engine",
-            "bridge_draw_fastengine",
         ):
             if key in row:
                 d = row[key]

@@ -2,7 +2,8 @@
 
 Three levels, the same matches as benchmarks/bridge_socket.gd (seeds 1, 2, ...; first shown
 option): the JSON text entry godot-python calls (``InProcessBridge.request``), the request
-handler on dicts, and ``FastEngine.draw`` itself (the engine the handler uses). Prints one
+handler on dicts, and ``Engine.draw`` itself (the oracle,
+the engine the handler uses). Prints one
 ``BENCH {json}`` line per level.
 
     python benchmarks/bridge_inprocess.py [--draws 2000]
@@ -15,7 +16,7 @@ from typing import Callable, Dict, List
 
 from sorteio.bridge.handler import RequestHandler
 from sorteio.bridge.inprocess import InProcessBridge
-from sorteio.fast import FastEngine
+from sorteio.engine import Engine
 from sorteio.loader import load_deck
 
 
@@ -60,7 +61,7 @@ def engine_draws(draws: int) -> List[int]:
     times: List[int] = []
     seed = 1
     while len(times) < draws:
-        engine = FastEngine(deck, seed=seed)
+        engine = Engine(deck, seed=seed)
         seed += 1
         while engine.phase != "ended" and len(times) < draws:
             if engine.phase == "turn_start":
@@ -95,7 +96,7 @@ def main() -> None:
         "in-process draw, JSON text (what godot-python calls)", via_requests(json_call, args.draws)
     )
     report("in-process draw, request handler on dicts", via_requests(dict_call, args.draws))
-    report("FastEngine.draw alone", engine_draws(args.draws))
+    report("Engine.draw alone", engine_draws(args.draws))
 
 
 if __name__ == "__main__":

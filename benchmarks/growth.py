@@ -39,7 +39,7 @@ def _deep_bytes(x, seen) -> int:
     if id(x) in seen:
         return 0
     seen.add(id(x))
-    if hasattr(x, "dense") and hasattr(x, "cards"):  # fast.MaskTable
+    if hasattr(x, "dense") and hasattr(x, "cards"):  # masks.MaskTable
         return _deep_bytes(x.dense, seen) + _deep_bytes(x.cards, seen)
     size = sys.getsizeof(x)
     if isinstance(x, (list, tuple)):
@@ -51,9 +51,9 @@ def worker(size: int, repeat: int) -> dict:
     """One size, in this process (run by the parent as a subprocess)."""
     from sorteio.bridge.handler import RequestHandler
     from sorteio.compiled import CompiledDeck
-    from sorteio.fast import FastDeck
     from sorteio.lint import lint_deck
     from sorteio.loader import load_deck
+    from sorteio.sim.masks import FastDeck
     from sorteio.sim.sweep import run_sweep
     from sorteio.synthetic import synthetic_deck
 

@@ -1,5 +1,5 @@
-"""Benchmark only: the in-process bridge entry with the reference ``Engine`` (the oracle) in
-place of ``FastEngine``, so benchmarks/bench_bridges.py can time both from GDScript (issue 9).
+"""Benchmark only: the in-process bridge entry with the reference ``Engine`` (the oracle) given
+explicitly (issue 9; since issue 16 the addon's default too), timed by benchmarks/bench_bridges.py.
 
 Copied into the benchmark's scratch project as ``res://bench/oracle_entry.py`` and set as the
 node's ``python_entry``; otherwise the same few lines as the addon's sorteio_python_bridge.py.

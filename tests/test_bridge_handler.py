@@ -240,17 +240,16 @@ def test_handle_json_round_trips_accents_and_reports_bad_json():
 # -- defects found in testing: garbage must be answered, never crash or read as a bug ----------
 
 
-def test_the_default_engine_is_the_fast_one():
+def test_the_default_engine_is_the_oracle():
     from sorteio.engine import Engine
-    from sorteio.fast import FastEngine
 
     handler = RequestHandler()
     ok(handler, "new_match", seed=2)
-    assert type(handler.engine) is FastEngine and isinstance(handler.engine, Engine)
+    assert type(handler.engine) is Engine
     state = json.loads(json.dumps(ok(handler, "save")["state"]))
     other = RequestHandler()
     ok(other, "load", state=state)
-    assert type(other.engine) is FastEngine
+    assert type(other.engine) is Engine
 
 
 @pytest.mark.parametrize("seed", [-1, -5, 2**31, 10**40, 2.0**31])

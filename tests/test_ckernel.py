@@ -1,6 +1,8 @@
-"""The compiled kernel (``sim/_ckernel.c``) against the oracle, beyond tests/test_fast.py.
+"""The compiled kernel (``sim/_ckernel.c``) against the oracle, beyond
+tests/test_kernel_differential.py.
 
-``test_fast.py`` runs every kernel differential test on both kernels; here: the RNG stream itself
+``test_kernel_differential.py`` runs every kernel differential test on both kernels; here: the RNG
+stream itself
 (CPython's MT19937 seeding and ``getrandbits`` for k <= 32 and k > 32, ``Rng.below``), decks far
 larger than the hypothesis ones (500+ cards, 100+ meters), cards with 1 to 5 options, how the
 kernel is chosen (``SORTEIO_KERNEL``) and that ``sorteio simulate`` gives the same numbers and says
@@ -20,11 +22,11 @@ from hypothesis import strategies as st
 from sorteio.compiled import CompiledDeck
 from sorteio.deck import Deck, Parameters
 from sorteio.errors import SorteioError
-from sorteio.fast import FastDeck
 from sorteio.rng import Rng
 from sorteio.sim import ckernel, kernel, kernels
+from sorteio.sim.masks import FastDeck
 from sorteio.synthetic import synthetic_deck
-from test_fast import _kernel, _oracle, _oracle_tally
+from test_kernel_differential import _kernel, _oracle, _oracle_tally
 
 MUST_BUILD = bool(os.environ.get("CI") or os.environ.get("SORTEIO_REQUIRE_CKERNEL"))
 

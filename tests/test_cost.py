@@ -5,7 +5,7 @@
 - the Python lines run by a bridge ``new_match`` and ``load``, ``lint`` and a ``simulate`` sweep
   grow with the cards, not with cards x modes: the same per card for 10 or 600 modes, and for 300
   or 1,200 cards;
-- the bitmask deck (``fast.FastDeck``) takes memory linear in the cards: no per-card bit list and
+- the bitmask deck (``masks.FastDeck``) takes memory linear in the cards: no per-card bit list and
   no full-width bit set per small mode.
 
 Speed itself is measured by ``benchmarks/growth.py``.
@@ -22,10 +22,10 @@ from sorteio.checks import deck_warnings
 from sorteio.compiled import compile_deck
 from sorteio.deck import Parameters
 from sorteio.engine import Engine
-from sorteio.fast import FastDeck, FastEngine, MaskTable, fast_deck
 from sorteio.lint import lint_deck
 from sorteio.loader import load_deck
 from sorteio.match import play_match
+from sorteio.sim.masks import FastDeck, MaskTable, fast_deck
 from sorteio.sim.sweep import run_sweep
 from sorteio.synthetic import synthetic_deck
 
@@ -60,14 +60,14 @@ def compiles(monkeypatch):
 def test_a_deck_is_compiled_and_fingerprinted_once_per_deck_object(compiles):
     deck = load_deck("padrao")
     engines = [Engine(deck, seed) for seed in range(5)]
-    engines += [FastEngine(deck, seed) for seed in range(5)]
     for seed, engine in enumerate(engines[:4]):
         play_match(deck, seed, "random", engine=engine)
     lint_deck(deck)
     deck_warnings(deck)
     state = engines[0].to_state()
     Engine.from_state(deck, state)
-    FastEngine.from_state(deck, state)
+    fast_deck(engines[0].index)
+    fast_deck(engines[1].index)  # the kernels' bitmask deck: built once, then shared
     engines[1].to_state()
     assert compiles == {"compile": 1, "fingerprint": 1, "fast": 1}
     assert all(e.index is engines[0].index for e in engines)
@@ -88,9 +88,9 @@ def test_bridge_new_match_and_load_compile_once_each(compiles):
     handler.handle({"method": "start_turn"})
     handler.handle({"method": "draw"})
     state = handler.handle({"method": "save"})["result"]["state"]
-    assert compiles == {"compile": 1, "fingerprint": 1, "fast": 1}
+    assert compiles == {"compile": 1, "fingerprint": 1, "fast": 0}  # the oracle: no bitmasks
     assert "result" in handler.handle({"method": "load", "params": {"state": state}})
-    assert compiles == {"compile": 2, "fingerprint": 2, "fast": 2}  # a new deck object
+    assert compiles == {"compile": 2, "fingerprint": 2, "fast": 0}  # a new deck object
 
 
 def _lines(fn) -> int:
@@ -175,11 +175,11 @@ def test_a_deck_no_longer_used_is_freed_at_once_with_its_index():
     gc.disable()
     try:
         deck = load_deck("padrao")
-        engine = FastEngine(deck, 1)
+        engine = Engine(deck, 1)
         engine.start_turn()
         engine.draw()
         engine.to_state()
-        refs = [weakref.ref(x) for x in (deck, engine.index, engine.fast)]
+        refs = [weakref.ref(x) for x in (deck, engine.index, fast_deck(engine.index))]
         del deck
         assert all(r() is not None for r in refs)  # the engine keeps its deck
         del engine

@@ -9,14 +9,14 @@ import pytest
 
 from sorteio.compiled import CompiledDeck
 from sorteio.deck import Deck, Parameters
-from sorteio.fast import FastDeck
 from sorteio.loader import load_deck
 from sorteio.sim import kernel
+from sorteio.sim.masks import FastDeck
 from sorteio.sim.percard import card_effects, card_scenarios, without_card
 from sorteio.sim.stats import paired_difference
 from sorteio.sim.sweep import run_sweep
 from sorteio.synthetic import synthetic_deck
-from test_fast import KERNELS, _oracle
+from test_kernel_differential import KERNELS, _oracle
 
 
 def _removed(deck: Deck, card_id: str) -> Deck:

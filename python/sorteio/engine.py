@@ -73,7 +73,7 @@ class Engine:
 
     def _compile(self, deck: Deck) -> CompiledDeck:
         """The deck's integer index, compiled once per deck object (``compiled.compile_deck``); a
-        hook: ``fast.FastEngine`` can be given an already compiled one."""
+        hook: a caller can give an already compiled one."""
         return compile_deck(deck)
 
     # -- §3.1 eligibility -------------------------------------------------------------------

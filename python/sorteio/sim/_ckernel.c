@@ -7,9 +7,9 @@
  * zero word for 0), getrandbits(k) takes the top k bits of one word for k <= 32 and fills words
  * least significant first for k > 32; Rng.below(n) draws getrandbits(n.bit_length()) until the
  * value is below n. The rules then follow sim/kernel.py line for line, on the bitsets of
- * fast.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order).
+ * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order).
  *
- * tests/test_fast.py runs the same differential tests against this kernel and the Python one.
+ * tests/test_kernel_differential.py runs the same differential tests against this kernel and the Python one.
  * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
  * not build, sorteio uses the pure-Python kernel (setup.py marks the extension optional).
  */

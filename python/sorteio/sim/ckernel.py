@@ -2,17 +2,17 @@
 
 ``_ckernel`` (``_ckernel.c``, built at install when a C compiler is there) plays the same matches
 as ``kernel.play_matches``, card for card: the same rules on the same bitsets, and CPython's
-MT19937 and ``Rng.below`` reproduced bit for bit (tests/test_fast.py runs every differential test
-against both). ``available()`` is False when the extension was not built; ``kernels`` then falls
-back to the pure-Python kernel.
+MT19937 and ``Rng.below`` reproduced bit for bit (tests/test_kernel_differential.py runs every
+differential test against both). ``available()`` is False when the extension was not built;
+``kernels`` then falls back to the pure-Python kernel.
 """
 
 import hashlib
 from pathlib import Path
 from typing import Dict, Iterable, Optional
 
-from ..fast import FastDeck
 from .kernel import Tally
+from .masks import FastDeck
 
 try:
     from . import _ckernel  # type: ignore[attr-defined]
@@ -88,7 +88,7 @@ def _build(fd: FastDeck, params: tuple) -> object:
         params,
         [_words(b, w) for b in fd.base + [0] * (5 - len(fd.base))],
         [_words(fd.non_actor, w)],
-        # fast.FastDeck.actor_level: one table, group a * n_levels + level
+        # masks.FastDeck.actor_level: one table, group a * n_levels + level
         [_words(fd.actor_level[g], w) for g in range(fd.n_actors * len(ix.level_ids))],
         [_words(fd.linked[m], w) for m in range(fd.n_meters)],
         [_words(fd.attack[a], w) for a in range(fd.n_actors)],

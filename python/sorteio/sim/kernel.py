@@ -1,10 +1,11 @@
-"""The simulation kernel: whole matches on the fast path's bit sets (GDD 06 §7 studies).
+"""The simulation kernel: whole matches on the bitmask deck of ``masks.py`` (GDD 06 §7 studies).
 
 ``play_matches`` plays the reference match loop of ``match.play_match`` (no events or scene hooks;
 players ``random``, ``protect`` and ``lookahead``) without building ``Draw`` or ``Choice`` objects,
 and adds what the sweep reports into a ``Tally``. Its hot loop inlines ``Rng.below``, the k-th set
 bit and the player's pick, but every ``getrandbits`` call is still the oracle's, in the oracle's
-order: ``tests/test_fast.py`` checks it card for card against ``engine.Engine``. ``_ckernel.c`` is
+order: ``tests/test_kernel_differential.py`` checks it card for card against ``engine.Engine``.
+``_ckernel.c`` is
 the same kernel in C (``ckernel.py``; ``kernels.py`` picks one).
 """
 
@@ -13,7 +14,7 @@ import random
 from typing import Iterable, List, Optional
 
 from ..engine import YEARS
-from ..fast import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, mask_of, popcount
+from .masks import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, mask_of, popcount
 
 _EM, _ACT, _MET = 0, 1, 2
 
@@ -169,7 +170,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     furious_max = max(s for s in range(101) if level_of[s] == furious)
     base_by_year, non_actor, actor_level = fd.base, fd.non_actor, fd.actor_level
     linked_mask, attack_mask, links = fd.linked, fd.attack, fd.links
-    # Bit sets of small groups are built when needed (fast.MaskTable): ``dense[g] or mask_of(..)``.
+    # Bit sets of small groups are built when needed (masks.MaskTable): ``dense[g] or mask_of(..)``.
     mode_dense, mode_cards = fd.mode_mask.dense, fd.mode_mask.cards
     level_dense, level_cards, n_levels = actor_level.dense, actor_level.cards, fd.n_levels
     mode_of, actor_of, is_attack = ix.mode, ix.actor, ix.is_attack

@@ -1,6 +1,7 @@
 """Which simulation kernel plays the matches: the compiled one when it is built, else Python.
 
-Both play exactly the oracle's matches (``tests/test_fast.py`` runs every differential test on
+Both play exactly the oracle's matches (``tests/test_kernel_differential.py`` runs every
+differential test on
 each), so the choice changes the speed, never a figure. ``SORTEIO_KERNEL`` picks one by hand:
 
 - unset or ``auto``: the compiled kernel (``ckernel``) when available, else ``kernel`` (Python);
@@ -12,9 +13,9 @@ import os
 from typing import Iterable, Optional
 
 from ..errors import SorteioError
-from ..fast import FastDeck
 from . import ckernel, kernel
 from .kernel import Tally
+from .masks import FastDeck
 
 KERNEL_ENV = "SORTEIO_KERNEL"
 CHOICES = ("auto", "c", "python")

@@ -24,7 +24,7 @@ import math
 from typing import Dict, List, NamedTuple, Tuple
 
 from ..deck import Deck
-from ..fast import FastDeck, MaskTable
+from .masks import FastDeck, MaskTable
 from .outcomes import ScenarioResult, SweepResult
 from .spec import Scenario
 from .stats import Z95

@@ -26,9 +26,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..compiled import compile_deck
 from ..deck import Deck, Parameters
-from ..fast import FastDeck, fast_deck
 from .kernel import POLICIES, Tally
 from .kernels import kernel_name, play_matches
+from .masks import FastDeck, fast_deck
 from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
 from .percard import without_card
 from .spec import (

@@ -1,17 +1,14 @@
-"""Differential tests: the fast path (``sorteio.fast``) against the oracle (``sorteio.engine``).
+"""Differential tests: the simulation kernels (``sim/kernel.py``, ``sim/_ckernel.c``) against the
+oracle (``sorteio.engine``).
 
-``FastEngine`` and the ``play_matches`` kernel must draw exactly the cards ``Engine`` draws for the
+Both ``play_matches`` kernels must draw exactly the cards ``Engine`` draws for the
 same seed — same obligations (§3.3), same random picks (§3.4), same option order (GDD 05 §3.4),
 same choices, same ending (§5) — over many random decks, parameters (§7), seeds, both player
 policies and events that move meters and moods (GDD 08).
 """
 
-import json
 import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,13 +16,13 @@ from hypothesis import strategies as st
 
 from sorteio.compiled import CompiledDeck
 from sorteio.deck import Parameters
-from sorteio.engine import DRAWING, ENDED, TURN_START, Engine
-from sorteio.fast import FastDeck, FastEngine, bits_of, kth_bit, popcount
+from sorteio.engine import Engine
 from sorteio.loader import load_deck
-from sorteio.match import MatchObserver, make_policy, play_match
+from sorteio.match import MatchObserver, play_match
 from sorteio.results import CATASTROPHE
 from sorteio.sim import ckernel, kernel
 from sorteio.sim.kernel import Tally
+from sorteio.sim.masks import FastDeck, bits_of, kth_bit, popcount
 from sorteio.synthetic import synthetic_deck
 from strategies import decks, overlapping
 
@@ -129,7 +126,7 @@ def test_differential_runs_reach_the_rare_rules():
 def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_kinds(
         play_matches):
     """§5 "Mesma carta atende duas obrigações — conta uma vez; entra a próxima candidata": on
-    ``overlapping`` decks (the generator ``decks()`` uses), fixed seeds, the kernel and FastEngine
+    ``overlapping`` decks (the generator ``decks()`` uses), fixed seeds, the kernels
     equal the oracle in turns where it matters: a card reserved for an earlier obligation serves a
     later one while the cap T is full, so counting the later one once lets the next candidate in.
     Every pair of kinds (in list order) happens; T = 2 and few cards make it frequent."""
@@ -156,7 +153,6 @@ def test_differential_runs_reach_cards_serving_two_obligations_of_every_pair_of_
             play_match(deck, seed, "random", observer=Turns())
             want = _oracle(deck, seed, "random")
             assert got[seed] == want, (i, seed)
-            assert _oracle(deck, seed, "random", FastEngine) == want, (i, seed)
     for pair in [("emergency", "emergency"), ("emergency", "actor"), ("emergency", "meter"),
                  ("actor", "meter"), ("meter", "meter")]:
         assert binding.get(pair, 0) > 0, (pair, binding)
@@ -223,84 +219,6 @@ def test_kernel_rejects_unknown_policy(play_matches):
         play_matches(FastDeck(CompiledDeck(load_deck("curto"))), [0], "greedy")
 
 
-# -- FastEngine, step by step, with events and save/load ------------------------------------------
-
-def _script(engine, policy_seed, shocks, moods, save_at=None):
-    """Play to the end, applying events (GDD 08) before each turn: meter and mood shocks. Returns
-    the transcript; with ``save_at``, the saved state after that many cards instead."""
-    chooser = make_policy("random", policy_seed)
-    transcript = []
-    while engine.phase != ENDED:
-        if engine.phase == TURN_START:
-            for m, delta in shocks[engine.year - 1::4]:
-                m %= len(engine.meters)
-                engine.meters[m] = min(100, max(0, engine.meters[m] + delta))
-            for a, delta in moods[engine.year - 1::4]:
-                if engine.satisfaction:
-                    a %= len(engine.satisfaction)
-                    engine.satisfaction[a] = min(100, max(0, engine.satisfaction[a] + delta))
-            transcript.append(("turn", engine.start_turn().to_dict()))
-            continue
-        if engine.phase == "awaiting_choice":  # a loaded match saved before its choice
-            choice = engine.choose(chooser(engine, engine.current))
-            transcript.append(("choice", choice.to_dict()))
-            continue
-        assert engine.phase == DRAWING
-        transcript.append(("eligible", engine.eligible_cards()))
-        draw = engine.draw()
-        if draw is None:
-            transcript.append(("close", engine.last_turn_end.to_dict()))
-            continue
-        if save_at is not None and len(engine.played) == save_at:
-            return engine.to_state()
-        transcript.append(("draw", draw.to_dict()))
-        transcript.append(("choice", engine.choose(chooser(engine, draw)).to_dict()))
-    transcript.append(("end", engine.ending.to_dict()))
-    return transcript
-
-
-shock_lists = st.lists(st.tuples(st.integers(0, 7), st.integers(-60, 30)), max_size=8)
-mood_lists = st.lists(st.tuples(st.integers(0, 4), st.integers(-50, 50)), max_size=8)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks(), st.integers(0, 2**32), shock_lists, mood_lists)
-def test_fast_engine_equals_engine_step_by_step(deck, seed, shocks, moods):
-    want = _script(Engine(deck, seed), seed, shocks, moods)
-    got = _script(FastEngine(deck, seed), seed, shocks, moods)
-    assert got == want
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(decks(), st.integers(0, 2**32), st.integers(1, 30))
-def test_fast_engine_save_load_continues_like_the_oracle(deck, seed, save_at):
-    state = _script(Engine(deck, seed), seed, [], [], save_at=save_at)
-    if not isinstance(state, dict):
-        return  # the match ended before that many cards
-    assert _script(FastEngine(deck, seed), seed, [], [], save_at=save_at) == state
-    state = json.loads(json.dumps(state))
-    want = _script(Engine.from_state(deck, state), seed, [], [])
-    got = _script(FastEngine.from_state(deck, state), seed, [], [])
-    assert got == want
-
-
-def test_fast_engine_on_shipped_decks_with_both_policies():
-    for name in ("padrao", "curto"):
-        deck = load_deck(name)
-        for policy in ("random", "protect"):
-            for seed in range(15):
-                assert _oracle(deck, seed, policy, FastEngine) == _oracle(deck, seed, policy)
-
-
-def test_fast_engine_can_share_a_compiled_deck():
-    deck = load_deck("padrao")
-    ix = CompiledDeck(deck)
-    fd = FastDeck(ix)
-    a, b = FastEngine(deck, 1, index=ix, fast=fd), FastEngine(deck, 1, index=ix, fast=fd)
-    assert a.index is ix and b.fast is fd
-    assert _script(a, 1, [], []) == _script(b, 1, [], []) == _script(Engine(deck, 1), 1, [], [])
-
-
 def test_kernel_matches_the_oracle_when_reserved_cards_lapse(play_matches):
     """§5 "Obrigatória deixa de ser elegível antes de aparecer": an actor changes level mid-turn,
     its reserved card lapses and the slot goes to the random draw, so the modes of the turn are
@@ -329,38 +247,3 @@ def test_kernel_matches_the_oracle_when_reserved_cards_lapse(play_matches):
             play_match(deck, seed, "random", observer=Lapses())
             assert got[seed] == _oracle(deck, seed, "random"), (i, seed)
     assert lapsed[1] > 0 and lapsed[2] > 0
-
-
-_AS_ENGINE_PLUGIN = '''
-import atexit
-import sorteio.cli, sorteio.engine, sorteio.fast, sorteio.match
-F = sorteio.fast.FastEngine
-for module in (sorteio.engine, sorteio.match, sorteio.cli):
-    module.Engine = F  # every test that builds or loads an Engine gets a FastEngine
-used = [0]
-plain = F._draw_random
-def counted(self, *args):
-    used[0] += 1
-    return plain(self, *args)
-F._draw_random = counted
-atexit.register(lambda: print("FastEngine random draws:", used[0]))
-'''
-
-
-def test_fast_engine_passes_the_oracle_own_rule_and_acceptance_tests(tmp_path):
-    """The lead's tests of Engine (CA-01..CA-13, §3-§5 rules, properties, save/load), rerun with
-    FastEngine in place of Engine, white-box set-ups included."""
-    (tmp_path / "fast_as_engine.py").write_text(_AS_ENGINE_PLUGIN, encoding="utf-8")
-    here = Path(__file__).parent
-    suites = [str(here / name) for name in ("test_acceptance.py", "test_rules.py",
-                                            "test_properties.py", "test_state.py")
-              if (here / name).exists()]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "fast_as_engine", "-p", "no:cacheprovider",
-         "-m", "not godot", *suites],
-        capture_output=True, text=True, encoding="utf-8", env=env, timeout=600, cwd=here.parent)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    used = int(proc.stdout.rsplit("FastEngine random draws:", 1)[1].split()[0])
-    assert used > 1000

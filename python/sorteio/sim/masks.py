@@ -1,29 +1,18 @@
-"""The fast path of the draw: the same rules as ``engine.Engine`` (the oracle), on integer bitmasks.
+"""The simulation kernels' deck: a ``CompiledDeck`` as integer bitmasks (GDD 06 rules stay in
+``engine.Engine``, the oracle; the kernels that use these tables are proven equal to it by
+``tests/test_kernel_differential.py``).
 
 Card sets (played, allowed this year, allowed by the actors' levels, linked to a meter, attack cards
 of an actor, cards of a mode) are Python ints with bit ``c`` set for card position ``c``. A pool is
 built with three or four ``&`` instead of a scan of every card, and "the k-th candidate in deck
 order" (how the oracle picks, ``candidates[rng.below(len(candidates))]``) is the k-th set bit.
-
-``FastEngine`` is a drop-in ``Engine`` subclass (same state attributes, same results, same RNG
-calls in the same order, so save/load in ``state.py`` keeps working); the Godot bridges use it.
-``kernel.play_matches`` builds on the same bit sets for whole simulated matches. Both are proven
-equal to ``Engine`` card for card, option for option, ending for ending by ``tests/test_fast.py``
-(differential tests over many random decks, seeds and states).
-
-RNG use, as in the oracle: per turn the reserved-card picks of the mandatory list (§3.3) in list
-order, then per card one ``below`` for a random slot (§3.4, none for a mandatory card), then
-``permutation(n_options)`` for the option sides (GDD 05 §3.4); the random player has its own
-generator seeded ``seed ^ 0x5EED`` (``match.make_policy``).
 """
 
 import copy
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
-from .compiled import CompiledDeck, paused_gc
-from .deck import Deck
-from .engine import YEARS, Engine
-from .results import ACTOR, EMERGENCY, METER, Draw
+from ..compiled import CompiledDeck, paused_gc
+from ..engine import YEARS
 
 # Popcount: ``int.bit_count`` where it exists (CPython 3.10+), else the portable ``bin().count``
 # (godot-python embeds 3.8). Looked up by name so the core stays importable on 3.8.
@@ -233,146 +222,3 @@ def fast_deck(index: CompiledDeck) -> FastDeck:
         if deck is not None:
             object.__setattr__(deck, _FAST_ATTR, cached)
     return cached
-
-
-class FastEngine(Engine):
-    """``Engine`` with bitmask pools: same rules, same state attributes, same RNG calls.
-
-    ``index``: an already compiled deck to use; when None, ``compile_deck(deck)`` (compiled once
-    per deck object). ``fast``: its ``FastDeck``; when None, ``fast_deck(index)`` (also shared).
-    """
-
-    def __init__(self, deck: Deck, seed: int = 0, index: Optional[CompiledDeck] = None,
-                 fast: Optional[FastDeck] = None) -> None:
-        self._given_index = index
-        super().__init__(deck, seed)
-        self.fast = (fast if fast is not None and fast.index is self.index
-                     else fast_deck(self.index))
-        self._played_mask = 0
-        self._played_key = (-1, -1)
-
-    def _compile(self, deck: Deck) -> CompiledDeck:
-        given = self._given_index
-        return given if given is not None else super()._compile(deck)
-
-    @classmethod
-    def from_engine(cls, engine: Engine) -> "FastEngine":
-        """A FastEngine that takes over ``engine``'s state, RNG included (stop using ``engine``)."""
-        fast = cls.__new__(cls)
-        fast.__dict__.update(engine.__dict__)
-        fast.fast = fast_deck(engine.index)
-        fast._played_mask = 0
-        fast._played_key = (-1, -1)
-        fast._given_index = engine.index
-        return fast
-
-    # -- masks from the state attributes -----------------------------------------------------
-
-    def _played(self) -> int:
-        # ``played`` is the state (save/load and white-box tests edit it); the mask is a cache,
-        # rebuilt when the list's length or last card is not the one it was built from.
-        played = self.played
-        key = (len(played), played[-1] if played else -1)
-        if self._played_key != key:
-            self._played_mask = mask_of(played)
-            self._played_key = key
-        return self._played_mask
-
-    def eligible_mask(self) -> int:
-        """§3.1 as a bitmask: playable, ano_minimo reached, not shown, actor level's function."""
-        fd = self.fast
-        return fd.base[self.year] & fd.actor_ok(self.satisfaction) & ~self._played()
-
-    def eligible_cards(self) -> List[int]:
-        return bits_of(self.eligible_mask())
-
-    # -- §3.3 -------------------------------------------------------------------------------
-
-    def _mandatory_list(self) -> list:
-        ix, fd = self.index, self.fast
-        rng = self.rng
-        eligible = self.eligible_mask()
-        obligations: list = []
-        reserved = 0
-
-        def add(kind: str, target: int) -> bool:
-            # §5 "Mesma carta atende duas obrigações": an obligation a reserved card already
-            # serves (attack card of the actor, or card linked to the meter) counts once.
-            served_by = fd.attack[target] if kind == ACTOR else 0
-            for ob in obligations:
-                c = ob[2]
-                if kind == ACTOR:
-                    hit = c >= 0 and served_by >> c & 1
-                else:
-                    hit = (ob[0] != ACTOR and ob[1] == target) or (
-                        c >= 0 and fd.links[c] >> target & 1)
-                if hit:
-                    ob[3] = (*ob[3], (kind, target))
-                    return False
-            pool = fd.attack[target] if kind == ACTOR else fd.linked[target]
-            obligations.append([kind, target, pick(pool & eligible & ~reserved), ()])
-            return True
-
-        def pick(candidates: int) -> int:
-            nonlocal reserved
-            if not candidates:
-                return -1
-            c = kth_bit(candidates, rng.below(popcount(candidates)))
-            reserved |= 1 << c
-            return c
-
-        for m in self.pending_emergencies():
-            add(EMERGENCY, m)
-        room = max(0, ix.cap - len(obligations))
-        if room:
-            level_of, furious, sat = ix.level_of, ix.furious, self.satisfaction
-            actors = sorted(
-                (a for a in range(fd.n_actors)
-                 if level_of[sat[a]] == furious and not self.attacked[a]),
-                key=lambda a: (sat[a], fd.actor_rank[a]),
-            )
-            meters = sorted((m for m in range(fd.n_meters) if self.meters[m] < ix.meter_limit),
-                            key=lambda m: (self.meters[m], m))
-            added = 0
-            for kind, target in [(ACTOR, a) for a in actors] + [(METER, m) for m in meters]:
-                if added >= room:
-                    break
-                if add(kind, target):
-                    added += 1
-        return obligations
-
-    # -- §3.4 -------------------------------------------------------------------------------
-
-    def _draw_random(self, replaces: Optional[dict]) -> Optional[Draw]:
-        ix, fd = self.index, self.fast
-        reserved = 0
-        counts: Dict[int, int] = {}
-        mode = ix.mode
-        for ob in self.pending:
-            c = ob[2]
-            if c >= 0:
-                reserved |= 1 << c
-                counts[mode[c]] = counts.get(mode[c], 0) + 1
-        eligible = self.eligible_mask() & ~reserved
-        if not eligible:
-            return None
-        for c in self.turn_cards:
-            counts[mode[c]] = counts.get(mode[c], 0) + 1
-        excluded = 0
-        for md, n in counts.items():
-            if n >= ix.mode_limit:
-                excluded |= fd.mode_mask[md]
-        fresh = eligible & ~excluded
-        pool = fresh or eligible  # §3.4: without a card of a new mode, the rule is relaxed
-        size = popcount(pool)
-        card = kth_bit(pool, self.rng.below(size))
-        reason = {"kind": "random", "candidates": size, "mode_relaxed": not fresh,
-                  "replaces": replaces}
-        return self._show(card, reason, None)
-
-    def _show(self, card: int, reason: dict, ob: Optional[list]) -> Draw:
-        known = self._played()  # in sync before the oracle appends to ``played``
-        draw = super()._show(card, reason, ob)
-        self._played_mask = known | (1 << card)
-        self._played_key = (len(self.played), card)
-        return draw
