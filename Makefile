@@ -26,8 +26,10 @@ lint: setup
 	$(BIN)/ruff check python tests benchmarks scripts
 	$(BIN)/vermin --no-tips --violations --target=3.8- python/sorteio
 
+# Godot 3.2.3 into the system (apt); Godot 4.x (sid) and 3.6 (trixie) into build/engines/ (cached).
 godot-deps:
 	scripts/godot_tests.sh --install-only
+	scripts/engines.sh
 
 test: setup lint godot-deps
 	$(BIN)/python -m pytest
