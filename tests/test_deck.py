@@ -524,3 +524,44 @@ def test_the_largest_card_allowed_fits_one_bridge_reply(base):
         "kind": "random", "candidates": 40, "mode_relaxed": False, "replaces": None,
         "texto": "sorteada entre 40 elegíveis de modo novo"}, "option_order": [0, 1]}}
     assert len(protocol.encode_frame(reply)) - 4 <= protocol.MAX_FRAME
+
+
+# -- issue 15: a card without text, an option that moves nothing, two options alike ----------
+
+def test_warning_for_a_card_without_text_missing_or_blank(base):
+    data = copy.deepcopy(base)
+    del data["cartas"][0]["texto"]
+    data["cartas"][1]["texto"] = " \n\t "
+    warnings = {(w.card_id, w.field): w.message for w in deck_warnings(parse_deck(data))}
+    for i in (0, 1):
+        assert "has no text" in warnings[(data["cartas"][i]["id"], f"cartas.{i}.texto")]
+
+
+def test_warning_for_an_option_without_meter_effects_says_whether_it_changes_nothing(base):
+    data = copy.deepcopy(base)
+    options = data["cartas"][0]["opcoes"]
+    options[0]["efeitos"] = {}
+    options[0]["efeitos_atores"] = {data["atores"][0]["id"]: 5}
+    options[1]["efeitos"] = {}
+    options[1].pop("efeitos_atores", None)
+    warnings = {w.field: w.message for w in deck_warnings(parse_deck(data))}
+    actors_only = warnings["cartas.0.opcoes.0.efeitos"]
+    assert "moves no meter" in actors_only and "changes nothing" not in actors_only
+    assert "the choice changes nothing" in warnings["cartas.0.opcoes.1.efeitos"]
+
+
+def test_warning_for_two_options_with_the_same_text_names_the_other_option(base):
+    data = copy.deepcopy(base)
+    options = data["cartas"][0]["opcoes"]
+    options[1]["texto"] = "  " + options[0]["texto"].upper() + "\n"
+    warnings = [w for w in deck_warnings(parse_deck(data)) if w.field.startswith("cartas.0.")]
+    assert [w.field for w in warnings] == ["cartas.0.opcoes.1.texto"]
+    assert "same text as option 0" in warnings[0].message
+    assert warnings[0].card_id == data["cartas"][0]["id"]
+
+
+def test_a_card_with_text_and_distinct_options_that_move_meters_gets_none_of_them(base):
+    card = base["cartas"][0]
+    assert card["texto"].strip() and all(o["efeitos"] for o in card["opcoes"])
+    assert len({o["texto"].strip().casefold() for o in card["opcoes"]}) == len(card["opcoes"])
+    assert not [w for w in deck_warnings(parse_deck(base)) if w.field.startswith("cartas.0.")]

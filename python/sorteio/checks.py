@@ -16,7 +16,11 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     card is linked to (its emergency and meter slots go to the random draw, §5), an actor without
     an attack card (§3.3.2), an actor whose ``satisfacao_inicial`` is in the Furioso band (§5
     "Ano 1"), a mode with a single card (often a typo), a card whose option count is not the two
-    sides of the screen (GDD 05 §3.4), a declared mode no playable card has."""
+    sides of the screen (GDD 05 §3.4), a declared mode no playable card has; and (issue 15) a card
+    without ``texto`` (missing or blank: the player reads only the title), an option with empty
+    ``efeitos`` (it moves no meter; the message says when ``efeitos_atores`` is empty too and the
+    choice changes nothing), two options of one card whose ``texto`` is the same after stripping
+    whitespace, case-insensitive (the two sides of GDD 05 §3.4 look alike)."""
     ix = compile_deck(deck)
     out: List[Issue] = []
     playable = sum(ix.playable)
@@ -56,6 +60,23 @@ def deck_warnings(deck: Deck) -> List[Issue]:
         if len(card.opcoes) != 2:
             out.append(Issue(card.id, f"cartas.{i}.opcoes", f"{len(card.opcoes)} option(s): the "
                                                            f"screen shows two sides (GDD 05 §3.4)"))
+        if not card.texto.strip():
+            out.append(Issue(card.id, f"cartas.{i}.texto", "the card has no text: the player "
+                                                          "reads only its title before choosing"))
+        seen: dict = {}
+        for j, option in enumerate(card.opcoes):
+            if not option.efeitos:
+                out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.efeitos", (
+                    "the option moves no meter and no actor: the choice changes nothing"
+                    if not option.efeitos_atores else
+                    "the option moves no meter (only actors' satisfaction, efeitos_atores)")))
+            key = option.texto.strip().casefold()
+            if key in seen:
+                out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.texto", (
+                    f"the option has the same text as option {seen[key]}: the player cannot "
+                    f"tell the two sides of the screen apart (GDD 05 §3.4)")))
+            else:
+                seen[key] = j
     return out
 
 
