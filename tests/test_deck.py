@@ -199,7 +199,7 @@ def test_built_in_decks_name_every_mode_and_the_demo_copy_is_identical():
         assert {m.id for m in deck.modos} == used
         assert Names.of(deck).mode("saude") == "Saúde"
         assert Names.of(deck).mode("desinformacao") == "Desinformação"
-    demo = BUILTIN_DECKS["padrao"].parents[3] / "demo_project" / "decks" / "padrao.json"
+    demo = BUILTIN_DECKS["padrao"].parents[3] / "godot3" / "demo_project" / "decks" / "padrao.json"
     assert demo.read_bytes() == BUILTIN_DECKS["padrao"].read_bytes()
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "demo_project"
+DEMO = ROOT / "godot3" / "demo_project"
 HERE = Path(__file__).resolve().parent
 PRESET = "Linux/X11"
 PACK = "sorteio_demo.pck"

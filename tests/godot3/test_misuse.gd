@@ -6,7 +6,7 @@ extends SceneTree
 # - a relative deck path (read from res://, as exported games must);
 # - a second SorteioNode beside the autoload (each has its own bridge and server);
 # - over the socket bridge: bridge_mode "python" where pythonscript is not installed.
-#   godot3-server --path demo_project -s tests/godot/test_misuse.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_misuse.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
 const DECK := "res://decks/padrao.json"

@@ -2,8 +2,8 @@ extends SceneTree
 # Renders the demo mid-match and saves a PNG. Needs a display (Xvfb) and godot3-runner; from the
 # repository root, after `make setup` (-s and --out need absolute paths: Godot resolves a relative
 # -s inside the project and exits 0 when it finds nothing):
-#   DISPLAY=:99 SORTEIO_PYTHON="$PWD/.venv/bin/python" godot3-runner --path demo_project \
-#     --video-driver GLES2 --resolution 1280x720 -s "$PWD/tests/godot/screenshot.gd" -- \
+#   DISPLAY=:99 SORTEIO_PYTHON="$PWD/.venv/bin/python" godot3-runner --path godot3/demo_project \
+#     --video-driver GLES2 --resolution 1280x720 -s "$PWD/tests/godot3/screenshot.gd" -- \
 #     --out="$PWD/build/godot/shot.png" --seed=10 --cards=22
 # Prints "BRIDGE <kind>" (the bridge the autoload picked).
 # Autoplay runs until the N-th card is on the table, stops, and the frame is captured.

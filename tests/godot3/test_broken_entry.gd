@@ -1,8 +1,8 @@
 extends SceneTree
 # python_bridge.gd with an entry that answers garbage and with one that does not load: each
 # gives bridge_down with a message that says what is wrong; nothing crashes.
-#   godot3-server --path demo_project -s tests/godot/test_broken_entry.gd -- \
-#     --entry=/abs/tests/godot/fake_python_entry.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_broken_entry.gd -- \
+#     --entry=/abs/tests/godot3/fake_python_entry.gd
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 
 const SorteioNode = preload("res://addons/sorteio/sorteio_node.gd")

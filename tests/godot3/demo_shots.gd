@@ -1,8 +1,8 @@
 extends SceneTree
 # The demo's layout, measured while a match plays itself, and its pictures (issue 8 "Demo
 # layout"). Needs a display (Xvfb) and godot3-runner, run from the repository root:
-#   DISPLAY=:99 godot3-runner --path demo_project --video-driver GLES2 --audio-driver Dummy \
-#     --resolution 1024x600 -s "$PWD/tests/godot/demo_shots.gd" -- --seed=N [--out-dir=/abs/dir]
+#   DISPLAY=:99 godot3-runner --path godot3/demo_project --video-driver GLES2 --audio-driver Dummy \
+#     --resolution 1024x600 -s "$PWD/tests/godot3/demo_shots.gd" -- --seed=N [--out-dir=/abs/dir]
 # After every card, at the match end and on the first card of a second match with a long seed it
 # checks that the card keeps the rect it had on the first card, and that the option buttons of a
 # card sit at one height. With --out-dir it saves start.png (first card), mid.png (card 14),

@@ -2,7 +2,7 @@ extends SceneTree
 # Engine test: the demo's autoplay plays one whole match through the bridge the autoload picked
 # (socket, or python where pythonscript is installed), and we check from the engine side what
 # SorteioNode emitted. Run with the demo (or a copy with pythonscript) as the project:
-#   godot3-server --path demo_project -s tests/godot/test_autoplay.gd -- --seed=N
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_autoplay.gd -- --seed=N
 # Prints "BRIDGE <kind>" (the caller checks it is the bridge it meant to test).
 # Prints one "CHECK ok|FAIL name: detail" line per check and "GODOT-TEST passed|failed";
 # quits 0 when every check passed, 1 otherwise (the caller also fails on any SCRIPT ERROR).

@@ -2,7 +2,7 @@ extends SceneTree
 # Engine test of SorteioNode's GDScript API over the bridge the autoload picked: save/load
 # mid-turn, errors from Python, accents, stop + start in one frame; over the socket bridge also
 # a dead server, a server that never comes up, a silent server.
-#   godot3-server --path demo_project -s tests/godot/test_api.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_api.gd
 # Prints "BRIDGE <kind>" (the caller checks it is the bridge it meant to test).
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 

@@ -1,7 +1,7 @@
 extends Node
 # Settings made by the main scene's _ready reach the bridge the autoload starts, and a start-up
 # failure is reported after the game connected (and stays queryable). Run as the main scene:
-#   godot3-server --path demo_project /abs/path/tests/godot/settings_scene.tscn
+#   godot3-server --path godot3/demo_project /abs/path/tests/godot3/settings_scene.tscn
 # Where pythonscript is installed, bridge_mode = "socket" set here must win over "auto", and a
 # fresh node (auto: python) answers its first call at once. Prints "BRIDGE <kind>" of that node.
 

@@ -2,8 +2,8 @@ extends SceneTree
 # The demo when the rules cannot start (issue 10): the card says so in Portuguese instead of
 # "Esperando as regras (Python)...", and the error's own message is shown once on the screen, not
 # in the card, the header and the log. Run with SORTEIO_PYTHON pointing at no interpreter:
-#   SORTEIO_PYTHON=/nonexistent/python3 godot3-server --path demo_project \
-#     -s "$PWD/tests/godot/test_error_screen.gd"
+#   SORTEIO_PYTHON=/nonexistent/python3 godot3-server --path godot3/demo_project \
+#     -s "$PWD/tests/godot3/test_error_screen.gd"
 
 const TIMEOUT_MS := 30000
 

@@ -2,7 +2,7 @@ extends SceneTree
 # A game that waits on its menu before its first call keeps its bridge: the server closes a
 # connection that sends no request with the token within AUTH_TIMEOUT (10 s), so the socket
 # bridge authenticates as soon as it connects. Waits WAIT_S after bridge_ready, then plays.
-#   godot3-server --path demo_project -s tests/godot/test_idle_connection.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_idle_connection.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
 const WAIT_S := 11.5  # past the server's AUTH_TIMEOUT (sorteio.bridge.server, 10 s)

@@ -1,7 +1,7 @@
 extends SceneTree
 # Every GDScript and scene of the addon and the demo loads in this Godot (3.2.3 in CI), and the
 # Python scripts too where pythonscript is installed.
-#   godot3-server --path demo_project -s tests/godot/test_load_all.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_load_all.gd
 # Prints "CHECK ok|FAIL <path>" per file; quits 0 when all load.
 
 const ROOTS := ["res://addons/sorteio", "res://scenes", "res://"]

@@ -2,7 +2,7 @@ extends SceneTree
 # Engine test of the demo's meter bars: colored by the GDD 06 thresholds, red at or below the
 # emergency limit, orange below the meter limit, green otherwise; limits from the deck summary
 # the node gives (a real match over the socket bridge), else the defaults 10 and 30.
-#   godot3-server --path demo_project -s tests/godot/test_meters.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_meters.gd
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 
 const TIMEOUT_MS := 30000

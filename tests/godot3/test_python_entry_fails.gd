@@ -3,7 +3,7 @@ extends SceneTree
 # import fails (what a project gets when sorteio was not installed into pythonscript's own
 # Python): the bridge must fail at start, with bridge_down and a message saying what to install,
 # never report ready and then raise a SCRIPT ERROR on every call.
-#   godot3-server --path PYTHONSCRIPT_PROJECT -s tests/godot/test_python_entry_fails.gd -- \
+#   godot3-server --path PYTHONSCRIPT_PROJECT -s tests/godot3/test_python_entry_fails.gd -- \
 #     --entry=res://broken_entry.py
 # Prints "BRIDGE <kind>" (the autoload's, with the real entry) and "CHECK ok|FAIL name" lines.
 

@@ -1,7 +1,7 @@
 extends SceneTree
 # Engine test: a whole match played by pressing the demo's buttons, as a player clicks them
 # (no autoplay): an option button for each card, "Começar o ano N" between years.
-#   godot3-server --path demo_project -s tests/godot/test_clicks.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_clicks.gd
 # Prints "GODOT-TEST passed" when the match ended with no error_occurred.
 
 const TIMEOUT_MS := 60000

@@ -1,7 +1,7 @@
 extends SceneTree
 # Engine test helper: waits for the Sorteio autoload's bridge to come up or fail and prints
 # "BRIDGE-ERROR <bridge_error>" (empty when it came up). The caller checks the words.
-#   godot3-server --path GAME -s tests/godot/print_bridge_error.gd
+#   godot3-server --path GAME -s tests/godot3/print_bridge_error.gd
 
 
 func _init() -> void:

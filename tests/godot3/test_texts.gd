@@ -1,6 +1,6 @@
 extends SceneTree
 # The demo's Portuguese texts agree in number ("1 carta", "2 cartas") and the header shows the
-# playable cards.   godot3-server --path demo_project -s tests/godot/test_texts.gd
+# playable cards.   godot3-server --path godot3/demo_project -s tests/godot3/test_texts.gd
 
 const Texts = preload("res://scenes/texts.gd")
 
