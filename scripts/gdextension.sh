@@ -91,8 +91,8 @@ $root/versions/3.12*): install one (pyenv install 3.12, or apt/python.org) or se
 }
 
 sources_checksum() {
-  (cd "$ROOT" && { echo "$PYDANTIC_SPEC"; find pyproject.toml python/sorteio -type f \
-    \( -name '*.py' -o -name '*.json' -o -name '*.toml' -o -name '*.typed' \) -print0 \
+  (cd "$ROOT" && { echo "$PYDANTIC_SPEC"; find pyproject.toml scripts/gdextension.sh python/sorteio -type f \
+    \( -name '*.py' -o -name '*.sh' -o -name '*.json' -o -name '*.toml' -o -name '*.typed' \) -print0 \
     | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)
 }
 
@@ -127,6 +127,9 @@ runtime() {
       "$src" >>"$work/.pip.log" 2>&1 || die "pip step: installing sorteio failed (see $work/.pip.log)"
     rm -rf "$src" "$work/$SITE/bin"
     find "$work/$EXT" -name __pycache__ -type d -prune -exec rm -rf {} +
+    # The editor must not scan the runtime: it would take every .py of site-packages for a
+    # Python script resource and import it through res:// (errors by the dozen, minutes).
+    touch "$work/$EXT/bin/linux-x86_64/python3.12/.gdignore"
     # The import check runs the build Python isolated, on the runtime's site-packages only; it
     # writes no bytecode into the runtime.
     "$py" -I -B -c 'import sys; sys.path.insert(0, sys.argv[1])
