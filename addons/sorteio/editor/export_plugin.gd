@@ -11,8 +11,9 @@ extends EditorExportPlugin
 ## and [code]site-packages[/code] with sorteio and pydantic, without pip, setuptools, tests
 ## or [code]__pycache__[/code]. Into the pack go the extension's API cache
 ## ([code]res://.python/extension_api.json.gz[/code], which the extension reads when it runs
-## outside the editor). Left out of the pack: the addon's editor code, the project-root
-## [code]sorteio.pyextension[/code] (an exported game imports the Python side itself).
+## outside the editor). Left out of the pack: the project-root [code]sorteio.pyextension[/code]
+## (an exported game imports the Python side itself) and, where Godot lets a plugin skip them,
+## the addon's editor files.
 ## An export the addon cannot serve is refused with a clear error: the runtime built here is
 ## Linux x86-64 only, and the Web cannot run it (see addons/sorteio/README.md,
 ## "In-process bridge (Godot 4)"; the socket bridge is the way on Windows and macOS).
