@@ -55,7 +55,7 @@ def gdextension_runtime() -> Path:
 
 
 def install_extension(project: Path) -> None:
-    """What a user does (addons/sorteio/README.md, In-process bridge (Godot 4)): the extension
+    """What a user does (addons/sorteio/docs/in_process.md): the extension
     folder into addons/, the addon's sorteio.pyextension at the project root."""
     runtime = gdextension_runtime()
     shutil.copytree(runtime / EXT, project / EXT, symlinks=True)
@@ -107,7 +107,8 @@ def test_whole_match_in_process_is_the_handlers_match(project, tmp_path, seed):
     run = run_script(project, "python_bridge_match.gd", f"--seed={seed}", home=tmp_path / "h",
                      allowed=NOISE)
     run.passed(
-        "the bridge reports the python kind", "the bridge starts in-process",
+        "the bridge reports the python kind", "available() says the bridge can serve here",
+        "the bridge starts in-process",
         "became_ready emitted once", "the match reached its ending",
         "after load the same card comes again", "a new bridge continues the saved match",
         "unknown method -> unknown_method", "bad option -> rule_error",
@@ -163,6 +164,7 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
         "\tprint(\"STARTED %s\" % bridge.start(null))\n"
         "\tprint(\"FAILURE %s\" % bridge.failure())\n"
         "\tprint(\"KIND %s\" % bridge.kind())\n"
+        "\tprint(\"AVAILABLE %s\" % SorteioPythonBridge.available())\n"
         "\tquit(0)\n",
         encoding="utf-8",
     )
@@ -172,3 +174,4 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
     assert run.lines("STARTED ") == ["false"]
     assert "res://sorteio.pyextension is missing" in run.lines("FAILURE ")[0]
     assert run.lines("KIND ") == ["python"]
+    assert run.lines("AVAILABLE ") == ["false"]  # SorteioNode's auto mode then picks the socket

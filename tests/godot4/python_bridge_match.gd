@@ -12,6 +12,7 @@ var bridge: SorteioPythonBridge
 func scenario() -> void:
 	bridge = SorteioPythonBridge.new()
 	check(bridge.kind() == "python", "the bridge reports the python kind", bridge.kind())
+	check(SorteioPythonBridge.available(), "available() says the bridge can serve here")
 	var ready_waiter: Array = []
 	bridge.became_ready.connect(func() -> void: ready_waiter.append(true))
 	if not check(bridge.start(root), "the bridge starts in-process", bridge.failure()):

@@ -42,6 +42,17 @@ static func extension_loaded() -> bool:
 	return ClassDB.class_exists(PYTHON_CLASS) or ClassDB.class_exists("PythonScript")
 
 
+## True when this bridge can serve here: the extension is loaded and the addon's Python side is
+## registered with sorteio importable (SorteioNode's [code]auto[/code] mode asks it).
+static func available() -> bool:
+	if not ClassDB.class_exists(PYTHON_CLASS) and extension_loaded():
+		_register()
+	if not ClassDB.class_exists(PYTHON_CLASS):
+		return false
+	var probe: RefCounted = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
+	return probe != null and str(probe.call("problem")) == ""
+
+
 ## Makes the Python side ready at once (an in-process start needs no frame). Returns false
 ## with [method failure] saying why and what to do when it cannot: the extension is not
 ## installed, the addon's Python side is not registered, or sorteio does not import in the
@@ -61,9 +72,8 @@ func start(_owner: Node) -> bool:
 		_python = null
 		return _fail(
 			(
-				"%s: install sorteio into the extension's own Python (scripts/gdextension.sh, "
-				+ 'addons/sorteio/README.md, "In-process bridge (Godot 4)"), or set the '
-				+ "bridge to socket"
+				"%s: install sorteio into the extension's own Python "
+				+ "(addons/sorteio/docs/in_process.md), or set the bridge to socket"
 			)
 			% problem
 		)
@@ -112,7 +122,7 @@ func close() -> void:
 	_python = null
 
 
-func _register() -> void:
+static func _register() -> void:
 	# Only a release template accepts a class registered after start-up (an editor build
 	# refuses to make it: "can only be instantiated by editor"), and only an exported game can
 	# be started from a folder without the .pyextension, so only there is it needed.
@@ -131,8 +141,7 @@ func _not_registered() -> String:
 			)
 		return (
 			"the Python GDExtension is not installed (res://addons/godot-python-extension/): "
-			+ 'see addons/sorteio/README.md, "In-process bridge (Godot 4)", or set the bridge '
-			+ "to socket"
+			+ "see addons/sorteio/docs/in_process.md, or set the bridge to socket"
 		)
 	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
 		return (

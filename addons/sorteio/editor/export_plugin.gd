@@ -15,8 +15,8 @@ extends EditorExportPlugin
 ## (an exported game imports the Python side itself) and, where Godot lets a plugin skip them,
 ## the addon's editor files.
 ## An export the addon cannot serve is refused with a clear error: the runtime built here is
-## Linux x86-64 only, and the Web cannot run it (see addons/sorteio/README.md,
-## "In-process bridge (Godot 4)"; the socket bridge is the way on Windows and macOS).
+## Linux x86-64 only, and the Web cannot run it (see addons/sorteio/docs/in_process.md; the
+## socket bridge is the way on Windows and macOS).
 ## Register it from the addon's EditorPlugin:
 ## [code]add_export_plugin(preload("res://addons/sorteio/editor/export_plugin.gd").new())[/code].
 
@@ -47,8 +47,8 @@ static func refusal(features: PackedStringArray) -> String:
 	if not (features.has("linux") and features.has("x86_64")):
 		return (
 			"Sorteio: the in-process Python runtime in %s is built for Linux x86-64 only; "
-			+ "for %s, remove it from the project and use the socket bridge (addons/sorteio/"
-			+ 'README.md, "In-process bridge (Godot 4)")'
+			+ "for %s, remove it from the project and use the socket bridge "
+			+ "(addons/sorteio/docs/in_process.md)"
 		) % [EXTENSION_DIR, " ".join(features)]
 	return ""
 
