@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from godot4_harness import run_script, shared_project, user_dir
+from godot4_harness import ROOT, godot_env, run_script, shared_project, user_dir
 
 pytestmark = pytest.mark.godot
 
@@ -78,5 +78,116 @@ def test_the_node_runs_the_same_launcher_as_the_server():
     assert "".join(re.findall(r'"([^"]*)"', block.group(1))) == LAUNCHER
 
 
-def _unused():  # keeps json imported for the tests below
-    return json
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """A project holding decks as a game does: a copy of the default deck and a broken one."""
+    deck = (ROOT / "python" / "sorteio" / "decks" / "padrao.json").read_text("utf-8")
+    files = {"decks/meu.json": deck, "decks/broken.json": '{"nome": "x", "cartas": [\n'}
+    return shared_project(tmp_path_factory, name="sorteio game", files=files)
+
+
+def test_the_api_over_the_socket_bridge(game, tmp_path):
+    """Issue 14's API: calls awaited in _ready wait for the bridge (no bridge_not_ready), the
+    typed card (mode name, year, slot, reason, int effects) and its sides (GDD 05 §3.4: the
+    sides drawn with the card), choose_side, advance, save/load mid-turn and between turns
+    through JSON text continuing exactly (same cards, years, slots, meters: determinism),
+    errors with codes, start_match mid-match refused, abandon_match, a relative deck path read
+    and saved as res://, a SorteioDeck resource, no deck copy left."""
+    home = tmp_path / "home"
+    run = run_script(game, "test_api.gd", "--deck-copy=res://decks/meu.json", home=home)
+    run.passed(
+        "start_match awaited in _ready succeeds",
+        "no bridge_not_ready on any bridge",
+        "sides follow the drawn option_order",
+        "choose_side applies the option shown on that side",
+        "the match continues exactly (cards, years, slots, meters)",
+        "a save between turns continues with the same next year and card",
+        "start_match mid-match is refused before anything else",
+        "abandon_match clears the match",
+        "it is read and saved as the res:// path",
+        "a SorteioDeck made in code starts a match",
+        "the deck copy given to Python is removed at once",
+    )
+    assert run.lines("BRIDGE ") == ["socket"]
+    assert left_in_user_dir(home, game) == []
+
+
+def test_match_lost_when_the_server_dies(game, tmp_path):
+    """The server killed mid-match: match_lost, phase lost, match_lost refusals; a restarted
+    bridge holds no match and says so; a save loads and the match continues; both servers are
+    gone after exit."""
+    run = run_script(game, "test_lost.gd", home=tmp_path / "home")
+    run.passed(
+        "match_lost comes when the server dies",
+        "the phase says lost",
+        "calls about the lost match are refused with match_lost",
+        "after reconnecting the match is still said lost",
+        "and the match continues with its pending card",
+        "stop_bridge() mid-match loses it, said at once",
+    )
+    pids = [int(pid) for pid in run.lines("SERVER_PID ")]
+    assert len(pids) == 2 and pids[0] != pids[1]
+    assert all(process_gone(pid) for pid in pids)
+
+
+def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp_path):
+    """Calls before a match, a missing and a broken deck, a node never started, a bad
+    interpreter: error_occurred with its code and a message saying what to do. The autoload's
+    warnings are exactly the provoked ones; the node with print_warnings off prints none."""
+    allowed = [
+        (r"WARNING: sorteio: no match: call new_match or load first \(no_match\)", "provoked"),
+        (r"WARNING: sorteio: no card awaits a choice .*\(rule_error\)", "provoked"),
+        (r"WARNING: sorteio: no deck file at res://decks/nope.json .*\(deck_error\)", "provoked"),
+        (r"WARNING: sorteio: .*broken.json.*\(deck_error\)", "provoked"),
+    ]
+    run = run_script(game, "test_misuse.gd", home=tmp_path / "home", allowed=allowed)
+    run.passed(
+        "draw before a match gives no_match",
+        "a missing deck gives deck_error naming it",
+        "a broken deck gives Python's deck_error naming the file",
+        "it says bridge_down and start_bridge()",
+        "a bad interpreter gives bridge_down naming it",
+        "calls then say bridge_down",
+    )
+    warnings = [line for line in run.log.splitlines() if line.startswith("WARNING:")]
+    assert len(warnings) == 7, warnings
+    assert not any("bridge_down" in line for line in warnings), "print_warnings off still printed"
+
+
+def test_the_scripted_bridge_replays_a_recorded_match_with_no_python(project, tmp_path):
+    """Issue 14's test double: a real match recorded over the socket bridge (record_path),
+    replayed by bridge_mode "scripted" with no Python reachable (SORTEIO_PYTHON names a program
+    that leaves a mark if it is ever run, PATH is empty): the same cards in the same slots, the
+    same ending; a drifting call is script_mismatch; replies scripted in code."""
+    recording = tmp_path / "match.json"
+    recorded = run_script(project, "test_scripted.gd", f"--record={recording}",
+                          home=tmp_path / "h1", log_name="scripted-record")
+    recorded.passed("the match reached its end")
+    data = json.loads(recording.read_text("utf-8"))
+    assert data["format"] == "sorteio-recording/1"
+    methods = [exchange["method"] for exchange in data["exchanges"]]
+    cards = recorded.lines("SEQ ")[0].split()
+    assert methods[0] == "new_match" and methods.count("choose") == len(cards) >= 7
+    assert str(tmp_path) not in recording.read_text("utf-8"), "a recording holds no path"
+
+    mark = tmp_path / "python-was-run"
+    fake = tmp_path / "python3"
+    fake.write_text(f"#!/bin/sh\ntouch {mark}\nexit 1\n")
+    fake.chmod(0o755)
+    empty = tmp_path / "empty-path"
+    empty.mkdir()
+    home = tmp_path / "h2"
+    env = godot_env(home, SORTEIO_PYTHON=str(fake), PATH=str(empty))
+    replayed = run_script(project, "test_scripted.gd", f"--replay={recording}", home=home,
+                          env=env, log_name="scripted-replay")
+    replayed.passed(
+        "the match reached its end",
+        "a call that drifts from the recording is a script_mismatch",
+        "a scripted refusal reaches the game as error_occurred",
+        "a script that ran out says so",
+    )
+    assert replayed.lines("BRIDGE ") == ["scripted"]
+    assert replayed.lines("SERVER_PID ") == ["-1"]
+    assert replayed.lines("SEQ ") == recorded.lines("SEQ ") and recorded.lines("SEQ ")[0]
+    assert replayed.lines("ENDING ") == recorded.lines("ENDING ")
+    assert not mark.exists(), "the scripted bridge ran a Python"

@@ -96,8 +96,7 @@ func is_frozen_server() -> bool:
 
 ## The server child's PID while it runs; -1 once it exited (or none was started).
 func live_pid() -> int:
-	if pid > 0 and not OS.is_process_running(pid):
-		pid = -1
+	_child_running()
 	return pid
 
 
@@ -210,9 +209,8 @@ static func _process_alive(process_id: int) -> bool:
 
 func _poll_port_file() -> void:
 	if not FileAccess.file_exists(port_file):
-		if pid > 0 and not OS.is_process_running(pid):
-			var dead: int = pid
-			pid = -1
+		var dead: int = pid
+		if dead > 0 and not _child_running():
 			_fail(
 				(
 					"the sorteio server (%s, pid %d) exited before it was ready%s. %s"
@@ -262,8 +260,7 @@ func _check_alive() -> void:
 	_peer.poll()
 	if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 		_fail("the sorteio server closed the connection")
-	elif pid > 0 and not OS.is_process_running(pid):
-		pid = -1
+	elif pid > 0 and not _child_running():
 		_fail("the sorteio server (%s) exited" % python)
 
 
@@ -292,19 +289,28 @@ func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 	return data
 
 
-func _stop_child() -> void:
+func _child_running() -> bool:
+	# Our child: OS.is_process_running reaps it once it exited, and asking again about a reaped
+	# PID logs an engine error, so the PID is forgotten the first time it is found gone.
 	if pid <= 0:
-		return
+		return false
 	if OS.is_process_running(pid):
+		return true
+	pid = -1
+	return false
+
+
+func _stop_child() -> void:
+	if _child_running():
 		# SIGTERM: the server stops cleanly (port file removed; a frozen server's bootloader
 		# deletes its unpacked folder). OS.kill is SIGKILL, kept for what does not stop.
 		var terminated: bool = false
 		if OS.get_name() in ["Linux", "macOS", "FreeBSD", "NetBSD", "OpenBSD", "BSD"]:
 			terminated = OS.execute("kill", ["-TERM", str(pid)]) == 0
 		var until: int = Time.get_ticks_msec() + 2000
-		while terminated and OS.is_process_running(pid) and Time.get_ticks_msec() < until:
+		while terminated and _child_running() and Time.get_ticks_msec() < until:
 			OS.delay_msec(5)
-		if OS.is_process_running(pid):
+		if _child_running():
 			OS.kill(pid)
 	pid = -1
 
@@ -361,6 +367,8 @@ func _fix_hint() -> String:
 static func _package_to_install() -> String:
 	# The release zip carries the package as a wheel: name the file a zip user has.
 	var wheels: Array[String] = []
+	if not DirAccess.dir_exists_absolute("res://addons/sorteio/wheel"):
+		return "/path/to/a/sorteio/checkout"
 	for name: String in DirAccess.get_files_at("res://addons/sorteio/wheel"):
 		if name.get_extension() == "whl":
 			wheels.append(name)
