@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from godot4_harness import ROOT, godot_env, run_script, shared_project, user_dir
+from godot4_harness import ROOT, godot_env, make_project, run_script, shared_project, user_dir
 
 pytestmark = pytest.mark.godot
 
@@ -191,3 +191,28 @@ def test_the_scripted_bridge_replays_a_recorded_match_with_no_python(project, tm
     assert replayed.lines("SEQ ") == recorded.lines("SEQ ") and recorded.lines("SEQ ")[0]
     assert replayed.lines("ENDING ") == recorded.lines("ENDING ")
     assert not mark.exists(), "the scripted bridge ran a Python"
+
+
+def test_a_save_made_by_the_godot_3_addon_loads_in_godot_4(tmp_path):
+    """Issue 13: a Godot 3 save loads in the Godot 4 addon (one Python handler behind both) and
+    the match continues exactly (determinism: the RNG state and every counter are in the save).
+    The save is made now by the Godot 3 addon in Godot 3.2.3 on the Godot 3 demo; the Godot 4
+    project holds the same deck at the same res:// path."""
+    from test_godot_engine import DEMO
+    from test_godot_engine import SCRIPTS as GODOT3_SCRIPTS
+    from test_godot_engine import run_godot as run_godot3
+
+    out = tmp_path / "godot3_save.json"
+    script = str(GODOT3_SCRIPTS / "save_for_godot4.gd")
+    result, log = run_godot3(tmp_path, ["-s", script, "--", f"--out={out}"], project=DEMO,
+                             name="save_for_godot4")
+    assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
+    deck = (DEMO / "decks" / "padrao.json").read_text("utf-8")
+    project = make_project(tmp_path / "g4", files={"decks/padrao.json": deck})
+    run = run_script(project, "test_godot3_save.gd", f"--save={out}", home=tmp_path / "home")
+    run.passed(
+        "a Godot 3 save loads",
+        "its pending card is back",
+        "the match continues as it did in Godot 3",
+        "saved again under the same res:// deck",
+    )
