@@ -216,3 +216,34 @@ def test_a_save_made_by_the_godot_3_addon_loads_in_godot_4(tmp_path):
         "the match continues as it did in Godot 3",
         "saved again under the same res:// deck",
     )
+
+
+def readme_example() -> str:
+    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text("utf-8")
+    return re.search(r"## Your first game.*?```gdscript\n(.*?)```", readme, re.S).group(1)
+
+
+def test_the_readme_first_game_plays_saves_loads_and_restarts(tmp_path):
+    """The addon README's example as written: a whole match through pick(), save_game() and
+    load_game() bringing the saved card back, restart(); its push_error on any error_occurred
+    would fail the run (no ERROR line allowed)."""
+    project = make_project(tmp_path / "game", files={"readme_example.gd": readme_example()})
+    run = run_script(project, "run_readme_example.gd", home=tmp_path / "home")
+    run.passed(
+        "the example plays a whole match",
+        "load_game() brings the saved card back",
+        "restart() begins a new match",
+    )
+    assert re.search(r"EXAMPLE drawn=\d+ reason=(catastrophe|end_of_mandate)", run.log)
+    assert re.search(r"^1\.1 .+ \[.+\] .+$", run.log, re.M), "the example prints the card"
+
+
+def test_the_readme_links_resolve():
+    """Every relative link of the Godot 4 README points at a file of the repository; a release
+    zip carries these at the same relative places (docs/protocol.md, CHANGELOG.md)."""
+    readme = ROOT / "addons" / "sorteio" / "README.md"
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme.read_text("utf-8"))
+    relative = [link for link in links if not link.startswith(("http://", "https://"))]
+    assert relative, "no links found"
+    missing = [link for link in relative if not (readme.parent / link).resolve().exists()]
+    assert not missing, missing
