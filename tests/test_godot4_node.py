@@ -247,3 +247,30 @@ def test_the_readme_links_resolve():
     assert relative, "no links found"
     missing = [link for link in relative if not (readme.parent / link).resolve().exists()]
     assert not missing, missing
+
+
+def test_a_slow_request_lets_frames_run(project, tmp_path):
+    """Issue 13: a 30,000-card deck's new_match takes seconds; the socket bridge waits for it
+    while the game's frames run (the longest gap between two frames stays far below the
+    request's own time)."""
+    from sorteio.synthetic import synthetic_deck
+
+    deck = tmp_path / "big.json"
+    deck.write_text(synthetic_deck(cards=30_000, seed=1).model_dump_json(by_alias=True),
+                    encoding="utf-8")
+    run = run_script(project, "test_frames.gd", f"--deck={deck}", home=tmp_path / "home")
+    run.passed("the big deck's match starts", "frames ran while it was read", "and the match plays")
+    _frames, gap, took = (int(n) for n in run.lines("FRAMES ")[0].split())
+    assert gap < took / 3, f"a frame waited {gap} ms of a {took} ms request"
+
+
+def test_the_project_setting_names_the_python(tmp_path_factory, tmp_path):
+    """The project setting sorteio/python (no SORTEIO_PYTHON) names the socket bridge's Python."""
+    import sys
+
+    settings = {"sorteio": {"python": f'"{sys.executable}"'}}
+    project = shared_project(tmp_path_factory, name="settings", settings=settings)
+    home = tmp_path / "home"
+    env = godot_env(home, SORTEIO_PYTHON=None)
+    run = run_script(project, "test_autoplay.gd", "--seed=5", home=home, env=env)
+    run.passed("the match ended", "ending consistent")
