@@ -27,7 +27,7 @@ from .narration import Printer, err, error_line, heading, out, say, warning_line
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
-from .state import save_state
+from .state import restore_state, save_state
 from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
@@ -203,11 +203,15 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
                            f"give that file with --deck")
     # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
     deck = _load(deck_path if deck_path is not None else (saved_deck or None))
+    engine = Engine(deck)
     try:
-        engine = Engine.from_state(deck, state)
+        notes = restore_state(engine, state)
     except StateError as exc:  # name the file on every line, as deck errors do
         raise SorteioError("\n".join(f"{state_path}: {line}" for line in str(exc).splitlines())
                            ) from None
+    if not as_json:  # a save of an earlier version of the deck: say what changed (upgrade.py)
+        for note in notes:
+            warning_line(f"{state_path}: deck update: {note}")
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")
@@ -224,7 +228,8 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
     if engine.ending is not None:
         printer.match_ended(engine.ending)
     if as_json:
-        click.echo(json.dumps({"events": printer.events}, ensure_ascii=False))
+        click.echo(json.dumps({"events": printer.events, "deck_update": notes},
+                              ensure_ascii=False))
 
 
 def _midturn_heading(engine: Engine) -> str:
