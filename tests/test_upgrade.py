@@ -367,3 +367,79 @@ def test_a_save_of_a_deck_of_another_name_is_refused_by_name():
         Engine.from_state(load_deck("curto"), saved)
     renamed = dict(saved, deck_name=None)  # a save made before issue 14 has no name
     Engine.from_state(VERSIONS[1], renamed)
+
+
+# -- a game patch as a game meets it: the same deck file, a new content ------------------------
+
+def _write(path, deck):
+    path.write_text(json.dumps(_raw(deck), ensure_ascii=False), encoding="utf-8")
+
+
+def test_a_game_patch_keeps_the_bridges_saves_and_says_what_changed(tmp_path):
+    from sorteio.bridge.handler import RequestHandler
+
+    deck_file = tmp_path / "baralho.json"
+    _write(deck_file, VERSIONS[0])
+    handler = RequestHandler()
+
+    def call(method, **params):
+        reply = handler.handle({"id": 1, "method": method, "params": params})
+        assert reply["ok"], reply
+        return reply["result"]
+
+    call("new_match", deck=str(deck_file), seed=11)
+    call("start_turn")
+    shown = []
+    for _ in range(9):  # into year 2, a card on screen
+        drawn = call("draw")["draw"]
+        if drawn is None:
+            call("start_turn")
+            drawn = call("draw")["draw"]
+        shown.append(drawn["card_id"])
+        call("choose", option=0)
+    drawn = call("draw")["draw"]
+    saved = call("save")["state"]
+    patched = _raw(VERSIONS[0])
+    gone = {shown[0], drawn["card_id"]}
+    patched["cartas"] = [c for c in patched["cartas"] if c["id"] not in gone]
+    patched["cartas"][0]["titulo"] = "Título novo"
+    deck_file.write_text(json.dumps(patched, ensure_ascii=False), encoding="utf-8")
+    loaded = call("load", state=json.loads(json.dumps(saved)))
+    assert loaded["pending"] is None  # the removed card on screen was closed unanswered
+    assert any(drawn["card_id"] in note and "closed unanswered" in note
+               for note in loaded["deck_update"])
+    assert any(shown[0] in note for note in loaded["deck_update"])
+    played = [*shown, drawn["card_id"]]
+    while True:
+        result = call("draw")
+        if result["draw"] is None:
+            if result["ending"] is not None:
+                break
+            call("start_turn")
+            continue
+        played.append(result["draw"]["card_id"])
+        if call("choose", option=0)["ending"] is not None:
+            break
+    assert len(played) == len(set(played))
+    again = call("load", state=call("save")["state"])  # the re-save loads on the fast path
+    assert again["deck_update"] == []
+
+
+def test_turn_on_the_command_line_continues_an_old_save_and_says_what_changed(tmp_path):
+    from cli_run import sorteio
+
+    deck_file, state = tmp_path / "baralho.json", tmp_path / "s.json"
+    _write(deck_file, VERSIONS[0])
+    sorteio("play", "--deck", str(deck_file), "--seed", "3", "--stop-after", "9",
+            "--save", str(state))
+    played = json.loads(state.read_text("utf-8"))["played"]
+    deck_file.write_text(json.dumps(_v4(_v1(), removed=tuple(played[:2]))), encoding="utf-8")
+    proc = sorteio("turn", "--deck", str(deck_file), "--state", str(state))
+    assert f"deck update: card '{played[0]}'" in proc.stderr
+    assert "fingerprint" not in proc.stderr + proc.stdout
+    data = json.loads(sorteio("turn", "--deck", str(deck_file), "--state", str(state),
+                              "--json").stdout)
+    assert len(data["deck_update"]) == 2
+    _write(deck_file, _changed(_rename_meter))
+    proc = sorteio("turn", "--deck", str(deck_file), "--state", str(state), check_code=2)
+    assert f"{state}: meter 'dignidade' has a value in the save" in proc.stderr
