@@ -358,6 +358,10 @@ def test_forged_retired_cards_are_refused():
     present["retired"].append({"id": "eco-05", "slot": True})
     with pytest.raises(StateError, match="'eco-05' is in the deck"):
         Engine.from_state(VERSIONS[3], present)
+    unplayed = copy.deepcopy(updated)
+    unplayed["retired"].append({"id": "zz-99", "slot": True})
+    with pytest.raises(StateError, match="each retired card is a played card"):
+        Engine.from_state(VERSIONS[3], unplayed)
 
 
 def test_a_save_of_a_deck_of_another_name_is_refused_by_name():

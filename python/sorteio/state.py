@@ -188,6 +188,9 @@ def restore_state(engine: Any, data: object) -> List[str]:
     if saved.retired and not saved.earlier_decks:
         problems.append("retired: only a match that crossed a deck update has retired cards")
     if saved.earlier_decks:
+        ids = [r.id for r in saved.retired]
+        if len(set(ids)) != len(ids) or not set(ids) <= set(saved.played):
+            problems.append("retired: each retired card is a played card, listed once")
         for r in saved.retired:
             if r.id in engine.index.card_index:
                 problems.append(f"retired: card '{r.id}' is in the deck")
@@ -358,7 +361,11 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     the actors' present levels call for. A real match always fits; a save that lost a slot card
     does not on the shipped decks (tests/test_state.py). Not seen: a lost scene card (outside
     the N slots, it leaves no count behind) and, in decks so small that turns run short, a lost
-    actor card whose actor has since changed level."""
+    actor card whose actor has since changed level.
+
+    A match that crossed a deck update (``earlier_decks``, ``upgrade.py``) showed its cards under
+    other decks' ano_minimo, drafts and actors: only what does not depend on the deck is judged
+    (the tail, the ending's count, ``last_turn_end``, at most N slot cards per closed turn)."""
     ix = engine.index
     played = engine.played
     mixed = bool(saved.earlier_decks)  # played partly with other versions of the deck
