@@ -447,3 +447,31 @@ def test_turn_on_the_command_line_continues_an_old_save_and_says_what_changed(tm
     _write(deck_file, _changed(_rename_meter))
     proc = sorteio("turn", "--deck", str(deck_file), "--state", str(state), check_code=2)
     assert f"{state}: meter 'dignidade' has a value in the save" in proc.stderr
+
+
+def test_random_removals_never_make_a_card_show_twice_nor_lose_a_slot():
+    # 40 versions of the default deck, each without a random tenth of its cards (fixed seeds), each
+    # given a save from a random point of a match: every load plays to the end with no card
+    # twice (§3.1.2), and a match reaching the end of the mandate has 4 x N slot cards (CA-02).
+    import random
+
+    raw = _v1()
+    ids = [c["id"] for c in raw["cartas"]]
+    touched = 0
+    for k in range(40):
+        rng = random.Random(k)
+        removed = set(rng.sample(ids, len(ids) // 10))
+        new = Deck.model_validate(_v4(raw, removed=removed))
+        saves = [s for s in _saves(VERSIONS[0], k, every=3) if s["phase"] != ENDED]
+        if not saves:
+            continue
+        saved = rng.choice(saves)
+        touched += bool(removed & set(saved["played"]) or any(
+            ob["card_id"] in removed for ob in saved["pending"]))
+        engine = Engine.from_state(new, copy.deepcopy(saved))
+        played = _play_out(engine, k)
+        _assert_no_repeat(played, new)
+        assert played[:len(saved["played"])] == saved["played"]
+        if engine.ending.reason == "end_of_mandate":
+            assert len(played) == 28 and not engine.ending.short
+    assert touched >= 10  # loads that met a removed card shown or reserved

@@ -248,8 +248,12 @@ def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy:
                          as_json: bool) -> None:
     """``turn --situation``: the turn the situation starts, drawn with ``seed``."""
     deck = _load(deck_path)
-    engine = situation_engine(deck, load_situation(path, deck), seed)
+    situation = load_situation(path, deck)
+    engine = situation_engine(deck, situation, seed)
     printer = Printer(as_json, Names.of(deck))
+    if not as_json:
+        say(out, f"situação «{situation.nome}» ({path}): ano {situation.ano}, "
+                 f"{len(situation.cartas_jogadas)} carta(s) já jogada(s)")
     printer.turn_started(engine.start_turn())
     if engine.phase == DRAWING:
         play_turn(engine, make_policy(policy, seed), printer)
