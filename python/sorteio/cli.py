@@ -252,8 +252,8 @@ def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy:
     engine = situation_engine(deck, situation, seed)
     printer = Printer(as_json, Names.of(deck))
     if not as_json:
-        say(out, f"situação «{situation.nome}» ({path}): ano {situation.ano}, "
-                 f"{len(situation.cartas_jogadas)} carta(s) já jogada(s)")
+        say(out, printable(f"situação «{situation.nome}» ({path}): ano {situation.ano}, "
+                           f"{len(situation.cartas_jogadas)} carta(s) já jogada(s)"))
     printer.turn_started(engine.start_turn())
     if engine.phase == DRAWING:
         play_turn(engine, make_policy(policy, seed), printer)

@@ -180,6 +180,7 @@ def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
                         out_dir: Optional[str], as_json: bool) -> None:
     """``simulate --situation``: every match starts from the situation (sim/from_situation.py);
     the same summary, JSON and --out files as a run of the deck's own parameters."""
+    from ..jsonfile import printable
     from ..situation import load_situation
     from .from_situation import simulate_situation
 
@@ -209,10 +210,10 @@ def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
         data["situation"] = situation.model_dump(mode="json")
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    out.print(Text(f"a partir da situação «{situation.nome}» ({path}): ano {situation.ano}, "
-                   f"{len(situation.cartas_jogadas)} carta(s) já jogada(s); {matches} partidas, "
-                   f"seed {seed}, jogador {policy} — {elapsed:.1f} s (motor de referência)"),
-              soft_wrap=True)
+    out.print(Text(printable(
+        f"a partir da situação «{situation.nome}» ({path}): ano {situation.ano}, "
+        f"{len(situation.cartas_jogadas)} carta(s) já jogada(s); {matches} partidas, seed "
+        f"{seed}, jogador {policy} — {elapsed:.1f} s (motor de referência)")), soft_wrap=True)
     _print_one(result.scenarios[0], names)
     if folder is not None:
         out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
