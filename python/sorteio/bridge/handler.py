@@ -49,7 +49,6 @@ import traceback
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 from ..loader import DeckError, SorteioError, load_deck
-from ..state import restore_state
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
 
@@ -75,6 +74,19 @@ def _default_engine_cls() -> Any:
     from ..engine import Engine
 
     return Engine
+
+
+def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
+    """``(engine, deck_update notes)``: a save of an earlier version of the deck is adapted to
+    it (``sorteio.upgrade``), the notes saying what changed, for the game to log. An injected
+    engine class with its own ``from_state`` loads with it (and gives no notes)."""
+    from ..engine import Engine
+    from ..state import restore_state
+
+    if getattr(engine_cls.from_state, "__func__", None) is not Engine.from_state.__func__:
+        return engine_cls.from_state(deck, data), []
+    engine = engine_cls(deck)
+    return engine, restore_state(engine, data)
 
 
 def _id_problem(value: Any) -> Optional[str]:
@@ -460,10 +472,7 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
         deck = load_deck(source or None)
-        engine = self.engine_cls(deck)
-        # A save of an earlier version of the deck is adapted to it (sorteio.upgrade): the notes
-        # say what changed, for the game to log or show.
-        notes = restore_state(engine, state["engine"])
+        engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
