@@ -19,7 +19,7 @@ extends RefCounted
 signal became_ready
 ## Emitted once when start-up fails, or later when the bridge is lost (the server died):
 ## [param message] says what happened and what to do, in a sentence a game programmer can act on.
-@warning_ignore("unused_signal")  # emitted by the bridges that extend this class
+@warning_ignore("unused_signal")
 signal failed(message: String)
 
 
