@@ -22,8 +22,8 @@ import pytest
 
 from engines import engine
 from godot4_harness import engine_errors, godot_env, import_project, make_project
+from godot4_python_runtime import NOISE, install_extension, only_upstream_tracebacks
 from test_export import hidden_pythons, interpreters
-from test_godot4_python import NOISE, gdextension_runtime
 
 pytestmark = [pytest.mark.godot, pytest.mark.export]
 
@@ -67,14 +67,8 @@ def exported(tmp_path_factory):
     template = os.path.realpath(engine("godot4-template-release"))
     presets = (GAME / "export_presets.cfg.in").read_text(encoding="utf-8")
     (project / "export_presets.cfg").write_text(presets.replace("@TEMPLATE@", template))
-    runtime = gdextension_runtime()
-    shutil.copytree(runtime / "addons/godot-python-extension",
-                    project / "addons/godot-python-extension")
-    shutil.copy(ROOT / "addons/sorteio/python/sorteio.pyextension", project)
-    (project / ".godot").mkdir(exist_ok=True)
-    (project / ".godot" / "extension_list.cfg").write_text(
-        "res://addons/godot-python-extension/python.gdextension\n")
-    import_project(project, allowed=NOISE)
+    install_extension(project)
+    only_upstream_tracebacks(import_project(project, allowed=NOISE))
     out = where / "out"
     out.mkdir()
     log = export(project, "Linux", out / "game.x86_64", where / "home")
@@ -95,6 +89,7 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert log.startswith("exit 0"), log[-4000:]
     unexpected, _unused = engine_errors(log, EXPORT_NOISE)
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    only_upstream_tracebacks(log)
     home = out / "lib" / "linux-x86_64"
     site = home / "python3.12" / "site-packages"
     assert (out / "game.pck").is_file() and (out / "libpython3.12.so.1.0").is_file()
@@ -159,6 +154,7 @@ def test_exported_game_plays_a_match_with_no_python_and_leaves_nothing(exported,
     assert result.returncode == 0, log[-3000:]
     unexpected, _unused = engine_errors(log, NOISE)
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    only_upstream_tracebacks(log)
     assert "GAME bridge python" in log, log[-3000:]
     assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log), log[-3000:]
     # Nothing left behind: the game's folder as shipped, the working and temp folders empty,

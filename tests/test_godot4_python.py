@@ -14,65 +14,22 @@ CI=true a missing engine or runtime is a failure (tests/engines.py; scripts/gdex
 """
 
 import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from godot4_harness import import_project, make_project, run_script
+from godot4_harness import import_project, make_project, run_script, user_dir
+from godot4_python_runtime import NOISE, install_extension, only_upstream_tracebacks
 
 pytestmark = pytest.mark.godot
 
-ROOT = Path(__file__).resolve().parents[1]
-EXT = Path("addons/godot-python-extension")
-# Engine lines that are not ours, each with why (the harness fails on any other).
-NOISE = (
-    (
-        r"^WARNING: ObjectDB instances leaked at exit",
-        "the Python GDExtension keeps references to Godot objects (its script language, loader "
-        "and editor plugin objects) past Godot's ObjectDB check at exit; upstream's, seen with "
-        "no sorteio code loaded too",
-    ),
-)
-
-
-def gdextension_runtime() -> Path:
-    """The cached runtime folder (scripts/gdextension.sh runtime); skipped (failed under CI)
-    when the archive or a CPython 3.12 is missing (exit 3), failed on any other error."""
-    result = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "gdextension.sh"), "runtime"],
-        capture_output=True, text=True, timeout=900,
-    )
-    if result.returncode == 3:
-        message = result.stderr.strip().splitlines()[-1]
-        if os.environ.get("CI"):
-            pytest.fail(f"the Python GDExtension runtime is missing in CI: {message}")
-        pytest.skip(message)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return Path(result.stdout.strip())
-
-
-def install_extension(project: Path) -> None:
-    """What a user does (addons/sorteio/docs/in_process.md): the extension
-    folder into addons/, the addon's sorteio.pyextension at the project root."""
-    runtime = gdextension_runtime()
-    shutil.copytree(runtime / EXT, project / EXT, symlinks=True)
-    shutil.copy(ROOT / "addons/sorteio/python/sorteio.pyextension", project / "sorteio.pyextension")
-    # What the editor writes when it first opens a project holding a .gdextension.
-    (project / ".godot").mkdir(exist_ok=True)
-    (project / ".godot" / "extension_list.cfg").write_text(f"res://{EXT}/python.gdextension\n")
-
-
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
+    """A project with the extension installed and the Sorteio autoload (bridge_mode auto)."""
     where = make_project(
-        tmp_path_factory.mktemp("g4python") / "project", name="g4python", autoload=False,
-        import_now=False,
+        tmp_path_factory.mktemp("g4python") / "project", name="g4python", import_now=False,
     )
     install_extension(where)
-    import_project(where, allowed=NOISE)
+    only_upstream_tracebacks(import_project(where, allowed=NOISE))
     return where
 
 
@@ -106,6 +63,7 @@ def replay(seed: int, moves: list) -> dict:
 def test_whole_match_in_process_is_the_handlers_match(project, tmp_path, seed):
     run = run_script(project, "python_bridge_match.gd", f"--seed={seed}", home=tmp_path / "h",
                      allowed=NOISE)
+    only_upstream_tracebacks(run.log)
     run.passed(
         "the bridge reports the python kind", "available() says the bridge can serve here",
         "the bridge starts in-process",
@@ -122,6 +80,22 @@ def test_whole_match_in_process_is_the_handlers_match(project, tmp_path, seed):
     expected = replay(seed, moves)
     # Whole numbers come back as ints (SorteioBridge.parse_reply): the very same ending.
     assert ending == expected
+
+
+@pytest.mark.parametrize("seed", [3, 99])
+def test_the_node_plays_a_whole_match_in_process(project, tmp_path, seed):
+    """The node's own autoplay scenario (tests/godot4/test_autoplay.gd, the socket bridge's
+    test in tests/test_godot4_node.py) with the extension installed: bridge_mode auto picks the
+    in-process bridge (never the socket silently), no server process, nothing left in user://."""
+    home = tmp_path / "home"
+    run = run_script(project, "test_autoplay.gd", f"--seed={seed}", home=home, allowed=NOISE)
+    only_upstream_tracebacks(run.log)
+    run.passed("the match ended", "signals in order with the node's state updated before each",
+               "no card repeated", "every payload number is an int", "ending consistent")
+    assert run.lines("BRIDGE ") == ["python"]
+    assert int(run.lines("SERVER_PID ")[0]) <= 0
+    user = user_dir(home, project)
+    assert not user.exists() or sorted(p.name for p in user.iterdir() if p.name != "logs") == []
 
 
 def test_slow_load_lets_frames_run(project, tmp_path):
@@ -141,6 +115,7 @@ def test_slow_load_lets_frames_run(project, tmp_path):
     deck.write_text(synthetic_deck(cards=30000).model_dump_json(), encoding="utf-8")
     run = run_script(project, "python_bridge_slow.gd", f"--deck={deck}", home=tmp_path / "h",
                      allowed=NOISE)
+    only_upstream_tracebacks(run.log)
     run.passed("the big deck's new_match succeeds", "the match plays after the slow start")
     fields = dict(item.split("=") for item in run.lines("SLOW ")[0].split())
     seconds, frames, gap = float(fields["seconds"]), int(fields["frames"]), float(
@@ -156,7 +131,7 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
                          import_now=False)
     install_extension(where)
     (where / "sorteio.pyextension").unlink()
-    import_project(where, allowed=NOISE)
+    only_upstream_tracebacks(import_project(where, allowed=NOISE))
     script = tmp_path / "p" / "start_only.gd"
     script.write_text(
         "extends SceneTree\n\n\nfunc _init() -> void:\n"
@@ -171,6 +146,7 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
     from godot4_harness import run_godot
 
     run = run_godot(where, ["-s", "res://start_only.gd"], tmp_path / "h", allowed=NOISE)
+    only_upstream_tracebacks(run.log)
     assert run.lines("STARTED ") == ["false"]
     assert "res://sorteio.pyextension is missing" in run.lines("FAILURE ")[0]
     assert run.lines("KIND ") == ["python"]
