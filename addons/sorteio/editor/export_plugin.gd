@@ -12,8 +12,9 @@ extends EditorExportPlugin
 ## or [code]__pycache__[/code]. Into the pack go the extension's API cache
 ## ([code]res://.python/extension_api.json.gz[/code], which the extension reads when it runs
 ## outside the editor). Left out of the pack: the project-root [code]sorteio.pyextension[/code]
-## (an exported game imports the Python side itself) and, where Godot lets a plugin skip them,
-## the addon's editor files.
+## (an exported game imports the Python side itself). Godot 4.6 hands a plugin's
+## [method _export_file] no GDScript file, so the addon's few editor scripts stay in the pack
+## (unused at run time); a preset's exclude filter [code]addons/sorteio/editor/*[/code] drops them.
 ## An export the addon cannot serve is refused with a clear error: the runtime built here is
 ## Linux x86-64 only, and the Web cannot run it (see addons/sorteio/docs/in_process.md; the
 ## socket bridge is the way on Windows and macOS).
@@ -88,8 +89,8 @@ func _export_end() -> void:
 
 
 func _export_file(path: String, _type: String, _features: PackedStringArray) -> void:
-	if path.begins_with("res://addons/sorteio/editor/") or path == "res://sorteio.pyextension":
-		skip()
+	if path == "res://sorteio.pyextension" or path.begins_with("res://addons/sorteio/editor/"):
+		skip()  # (the editor folder's non-script files, when it has any)
 
 
 func _copy(from: String, to: String) -> void:
