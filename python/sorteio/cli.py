@@ -319,6 +319,43 @@ cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
 
 
+@cli.group()
+def sheet() -> None:
+    """A deck as a spreadsheet and back: export, edit in Excel, LibreOffice or Google Sheets,
+    import (README "Spreadsheets")."""
+
+
+@sheet.command("export")
+@click.argument("deck_path", metavar="DECK")
+@click.argument("out_path", metavar="OUT.xlsx|OUT.csv")
+def sheet_export(deck_path, out_path) -> None:
+    """Write DECK (a file or a built-in deck) as a workbook (.xlsx) or one CSV file (.csv)."""
+    from .sheets import export_deck, format_issue
+
+    done = export_deck(deck_path, out_path)
+    for issue in done.warnings:
+        warning_line(format_issue(done.file, issue))
+    what = ("workbook" if done.format == "xlsx"
+            else "CSV for Excel pt-BR: UTF-8 with BOM, ';' between cells")
+    say(out, f"{done.file}: {done.cards} cards from {done.deck} ({what})")
+
+
+@sheet.command("import")
+@click.argument("sheet_path", metavar="SHEET")
+@click.argument("out_path", metavar="OUT.json")
+def sheet_import(sheet_path, out_path) -> None:
+    """Read SHEET (.xlsx or .csv) as a deck, check it (every problem names its cell, card and
+    column; nothing is written then, exit 2) and write OUT.json, keeping the key order of the
+    OUT.json it replaces."""
+    from .sheets import import_sheet
+
+    done = import_sheet(sheet_path, out_path)
+    deck = done.deck
+    kept = "; key order kept from the file it replaced" if done.shaped else ""
+    say(out, f"{done.file}: {len(deck.cartas)} cards, {len(deck.medidores)} meters, "
+            f"{len(deck.atores)} actors from {done.sheet}{kept}")
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="loopback address to bind: 127.0.0.1, localhost or ::1 only")

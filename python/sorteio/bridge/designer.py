@@ -1,4 +1,5 @@
-"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate.
+"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate,
+spreadsheets.
 
 The same answers the CLI gives (``sorteio validate``, ``lint``, ``turn``, ``simulate``), as plain
 JSON-safe dicts for a bridge to carry; the panel only draws them (no rule or statistic is computed
@@ -357,3 +358,60 @@ class Simulations:
         if job_id not in self.jobs:
             raise DesignerError("no_job", f"no simulation job {job_id} (finished or cancelled)")
         return job_id
+
+
+# -- spreadsheets (issue 15) -----------------------------------------------------------------
+
+
+def _path_param(params: Dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise DesignerError("bad_request", f"'{name}' must be a file path")
+    return value
+
+
+def _sheet_row(source: str, issue: Any, severity: str) -> Dict[str, Any]:
+    return {"severity": severity, "file": source, "cell": issue.cell, "card_id": issue.card_id,
+            "field": issue.column, "message": issue.message}
+
+
+def sheet_export(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet export``: params ``deck`` (path, built-in name or null) and ``sheet``
+    (the file to write: ``.xlsx``, or ``.csv`` for Excel pt-BR). Result ``{"file", "format":
+    "xlsx"|"csv", "deck", "cards", "warnings": [row]}``, a row being ``{"severity", "file",
+    "cell" ("cartas!C14"), "card_id", "field" (the column), "message"}``. A deck that does not
+    validate is a ``deck_error`` reply; a bad file name, a folder that does not exist or openpyxl
+    missing for .xlsx (``pip install 'sorteio[sheets]'``) a ``bad_request``."""
+    from ..sheets import SheetError, export_deck
+
+    deck_name = _deck_param(params)
+    target = _path_param(params, "sheet")
+    try:
+        done = export_deck(deck_name, target)
+    except SheetError as exc:
+        raise DesignerError("bad_request", str(exc)) from None
+    return {"file": done.file, "format": done.format, "deck": done.deck, "cards": done.cards,
+            "warnings": [_sheet_row(done.file, w, "warning") for w in done.warnings]}
+
+
+def sheet_import(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet import``: params ``sheet`` (the .xlsx or .csv to read) and ``out`` (the
+    .json deck to write; its key order is kept when it exists). A sheet with problems is a
+    normal answer, as ``validate``'s: ``{"file" (the sheet), "out", "valid": false, "written":
+    false, "errors": [row]}`` with every problem naming its cell (row as in ``sheet_export``);
+    else ``valid``/``written`` true and ``summary`` ``{"nome", "cards", "playable", "meters",
+    "actors"}``. Nothing is written when there is a problem."""
+    from ..sheets import SheetError, import_sheet
+
+    source = _path_param(params, "sheet")
+    target = _path_param(params, "out")
+    try:
+        done = import_sheet(source, target)
+    except SheetError as exc:
+        return {"file": source, "out": target, "valid": False, "written": False,
+                "errors": [_sheet_row(exc.source, i, "error") for i in exc.issues]}
+    deck = done.deck
+    return {"file": source, "out": done.file, "valid": True, "written": True, "errors": [],
+            "summary": {"nome": deck.nome, "cards": len(deck.cartas),
+                        "playable": sum(c.playable for c in deck.cartas),
+                        "meters": len(deck.medidores), "actors": len(deck.atores)}}
