@@ -70,8 +70,17 @@ def blank(value: Any) -> bool:
 _WHOLE = re.compile(r"^([+\-\u2212]?)(\d+)(?:[.,]0{1,2})?$")
 
 
+class Unreadable(NamedTuple):
+    """A cell whose value cannot be read (a formula never computed, an error value): a problem
+    only when the cell is read, not in a column of the designer's own."""
+
+    why: str
+
+
 def _changed(value: Any) -> Optional[str]:
     """Why a cell value is not what a designer can have typed as text or a number."""
+    if isinstance(value, Unreadable):
+        return value.why
     if isinstance(value, bool):
         return ("holds a truth value (TRUE/FALSE), not what this column takes: the spreadsheet "
                 "read what was typed as a truth value; type it again as text")

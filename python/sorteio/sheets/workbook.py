@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from ..jsonfile import MAX_FILE_BYTES
-from .cells import CellError, SheetError, SheetIssue, cell_name, column_letter, grid_from_rows
+from .cells import CellError, SheetError, SheetIssue, Unreadable, column_letter, grid_from_rows
 from .layout import CARDS, INT, Table
 
 EXCEL_CELL_CHARS = 32_767  # Excel's (and Google Sheets' import) limit for one cell's text
@@ -130,7 +130,7 @@ def _card_helpers(sheet: Any, table: Table, sizes: Dict[str, int], DataValidatio
 def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
     """``(grids by name, every sheet name in file order, problems)`` of a workbook. A formula
     is read by the value the spreadsheet program last computed; one never computed (a file
-    written by a program that does not compute) and an error value are problems of their cell.
+    written by a program that does not compute) and an error value are ``Unreadable`` cells.
     Raises ``SheetError`` when the file is not a workbook openpyxl can read."""
     openpyxl = _openpyxl()
     from openpyxl.utils.exceptions import InvalidFileException
@@ -166,10 +166,7 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
                 continue  # a chart sheet holds no cells
             computed = formulas[name].iter_rows()
             for number, (row, raw) in enumerate(zip(sheet.iter_rows(), computed), start=1):
-                cells = []
-                for c, (cell, source_cell) in enumerate(zip(row, raw)):
-                    cells.append(_value(cell, source_cell, name, number, c, issues))
-                rows.append((number, cells))
+                rows.append((number, [_value(cell, formula) for cell, formula in zip(row, raw)]))
             grid = grid_from_rows(name, rows)
             if grid is not None:
                 grids[name] = grid
@@ -179,19 +176,13 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
     return grids, names, issues
 
 
-def _value(cell: Any, source_cell: Any, sheet: str, row: int, column: int,
-           issues: List[SheetIssue]) -> Any:
+def _value(cell: Any, source_cell: Any) -> Any:
     value = getattr(cell, "value", None)
-    kind = getattr(cell, "data_type", None)
-    if kind == "e":
-        issues.append(SheetIssue(cell_name(sheet, row, column), None, "",
-                                 f"the cell shows the error {value}: fix its formula"))
-        return None
+    if getattr(cell, "data_type", None) == "e":
+        return Unreadable(f"the cell shows the error {value}: fix its formula")
     if getattr(source_cell, "data_type", None) == "f" and value is None:
-        issues.append(SheetIssue(cell_name(sheet, row, column), None, "",
-                                 "a formula whose value was never computed: open the file in "
-                                 "a spreadsheet program and save it again"))
-        return None
+        return Unreadable("a formula whose value was never computed: open the file in a "
+                          "spreadsheet program and save it again")
     if isinstance(value, str):
         return unescape(value)
     return value
