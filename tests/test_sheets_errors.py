@@ -358,3 +358,28 @@ def test_cli_a_file_that_is_not_a_workbook_exits_2(tmp_path, capsys):
     path.write_text("not a zip", encoding="utf-8")
     code, _, err = run_cli(capsys, "sheet", "import", str(path), str(tmp_path / "o.json"))
     assert code == 2 and "not a workbook" in err and "Traceback" not in err
+
+
+def _with_computed_values(path: Path, value: str) -> None:
+    """What a spreadsheet program does on save: every formula cell gets its computed value
+    (openpyxl writes formulas with an empty ``<v/>``; here each gets ``value``)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as old:
+        parts = {name: old.read(name) for name in old.namelist()}
+    for name, data in parts.items():
+        if name.startswith("xl/worksheets/"):
+            parts[name] = data.replace(b"</f><v />", f"</f><v>{value}</v>".encode())
+    with zipfile.ZipFile(path, "w") as new:
+        for name, data in parts.items():
+            new.writestr(name, data)
+
+
+def test_a_formula_is_read_by_the_value_the_program_computed(book, tmp_path):
+    wb, path = book
+    cards = wb["cartas"]
+    cards.cell(row=2, column=column(cards, "opcao1.efeitos.saude")).value = "=5+3"
+    wb.save(path)
+    _with_computed_values(path, "8")
+    deck, _ = read_sheet(path)
+    assert deck.cartas[0].opcoes[0].efeitos["saude"] == 8
