@@ -7,6 +7,7 @@ a Brazilian Excel, LibreOffice and Google Sheets write.
 
 import datetime
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -383,3 +384,55 @@ def test_a_formula_is_read_by_the_value_the_program_computed(book, tmp_path):
     _with_computed_values(path, "8")
     deck, _ = read_sheet(path)
     assert deck.cartas[0].opcoes[0].efeitos["saude"] == 8
+
+
+def test_the_balance_sheet_sums_every_option_column_of_each_meter_and_actor(tmp_path):
+    path = tmp_path / "p.xlsx"
+    export_deck("padrao", path)
+    wb = openpyxl.load_workbook(path)
+    header = [c.value for c in wb["cartas"][1]]
+    balance = list(wb["#balanço"].iter_rows(min_row=2, values_only=True))
+    deck = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
+    assert [r[1] for r in balance] == ([m["id"] for m in deck["medidores"]]
+                                       + [a["id"] for a in deck["atores"]])
+    for what, ident, _, start, *formulas in balance:
+        field = "efeitos" if what == "medidor" else "efeitos_atores"
+        letters = sorted(openpyxl.utils.get_column_letter(i + 1) for i, h in enumerate(header)
+                         if h in (f"opcao1.{field}.{ident}", f"opcao2.{field}.{ident}"))
+        assert len(letters) == 2
+        for formula in formulas:
+            assert sorted(re.findall(r"cartas!\$([A-Z]+):", formula)) == letters, formula
+        assert start.startswith("=medidores!C" if what == "medidor" else "=atores!C")
+
+
+def test_the_cards_keep_their_deck_position_in_a_column_import_ignores(tmp_path):
+    path = tmp_path / "p.xlsx"
+    export_deck("curto", path)
+    cards = openpyxl.load_workbook(path)["cartas"]
+    order = column(cards, "#ordem")
+    assert [cards.cell(row=r, column=order).value for r in range(2, cards.max_row + 1)] == list(
+        range(1, cards.max_row))
+
+
+def test_the_bridge_requests_give_rows_with_cell_card_and_column(book, tmp_path):
+    from sorteio.bridge.designer import sheet_export, sheet_import
+
+    path = edit(book, "cartas", 5, "opcao1.efeitos.caixa", "x")
+    answer = sheet_import({"sheet": str(path), "out": str(tmp_path / "o.json")})
+    [row] = answer["errors"]
+    assert answer["valid"] is False and answer["written"] is False
+    assert row["cell"].startswith("cartas!") and row["card_id"] == card_id(book, 5)
+    assert row["field"] == "opcao1.efeitos.caixa" and row["file"] == str(path)
+    done = sheet_export({"deck": "curto", "sheet": str(tmp_path / "c.csv")})
+    assert done["format"] == "csv" and done["cards"] == 25
+    answer = sheet_import({"sheet": str(tmp_path / "c.csv"), "out": str(tmp_path / "o.json")})
+    assert answer["written"] and answer["summary"]["playable"] == 22
+
+
+def test_an_invalid_deck_is_not_exported(tmp_path, capsys):
+    deck = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    deck["cartas"][0]["modo"] = "marte"
+    source = tmp_path / "d.json"
+    source.write_text(json.dumps(deck), encoding="utf-8")
+    code, _, err = run_cli(capsys, "sheet", "export", str(source), str(tmp_path / "d.xlsx"))
+    assert code == 2 and "unknown mode 'marte'" in err and not (tmp_path / "d.xlsx").exists()

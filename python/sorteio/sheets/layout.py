@@ -13,10 +13,11 @@ Sheets (their names are the deck's field names, README "Spreadsheets"):
   meters' order breaks ties, §3.3).
 - ``parametros``: ``campo`` / ``valor`` rows: ``nome``, ``$schema`` and the §7 parameters.
 
-Row order is deck order. Columns and sheets whose name starts with ``#`` are the designer's own
-(sums, notes) and are ignored; any other unknown column or sheet is an error, so a typo in a
-header never drops data silently. A blank cell is an absent field (its default), except
-``parametros``' ``nome``, which may be the empty text.
+Row order is deck order (``#ordem`` numbers the cards, to sort back after sorting by a meter).
+Columns and sheets whose name starts with ``#`` are the designer's own (sums, notes, the
+workbook's ``#balanço``) and are ignored; any other unknown column or sheet is an error, so a
+typo in a header never drops data silently. A blank cell is an absent field (its default),
+except ``parametros``' ``nome``, which may be the empty text.
 """
 
 import re
@@ -31,6 +32,9 @@ CARDS, PARAMETERS = "cartas", "parametros"
 # Workbook order: the cards first (where designers work), the deck's settings after.
 SHEETS = (CARDS, "medidores", "atores", "niveis", "modos", PARAMETERS)
 NOTE = "#"  # a sheet or a column of the designer's own
+# The cards' position in the deck, 1..N, in a column import ignores: sort back by it after
+# sorting the cards by a meter (row order is deck order, which the draw and saves depend on).
+ORDER_COLUMN = "#ordem"
 
 ENTITY_COLUMNS: Dict[str, Tuple[Tuple[str, str], ...]] = {
     "medidores": (("id", TEXT), ("nome", TEXT), ("inicial", INT)),
@@ -118,7 +122,8 @@ def tables(deck: Deck) -> List[Table]:
             row.append(option.texto if option else None)
             row += [option.efeitos.get(m.id) if option else None for m in deck.medidores]
             row += [option.efeitos_atores.get(a.id) if option else None for a in deck.atores]
-        card_rows.append(row)
+        card_rows.append([*row, len(card_rows) + 1])
+    cards.append(Column(ORDER_COLUMN, INT, 7))
     out = [Table(CARDS, cards, card_rows)]
     for name, columns in ENTITY_COLUMNS.items():
         entries = [entry.model_dump(mode="json") for entry in getattr(deck, name)]

@@ -8,11 +8,12 @@ Text a workbook cannot hold as is (control characters, a carriage return) is wri
 Office escape ``_xHHHH_``, the one Excel itself writes and reads (and ``_x005F_`` before a
 literal ``_xHHHH_``), so a text goes through Excel, LibreOffice or this module unchanged.
 
-What a designer sees: the header row frozen and filtered, the id column frozen, drop-down lists
-for ``modo``, ``tipo``, ``ator``, ``funcao`` and ``aprendizado.status`` (a warning, not a block,
-for other values), whole numbers -100 to 100 in effect cells, and effects coloured from red
-(-20 and below) through white (0) to green (+20 and above), so a card's trade-off reads at a
-glance.
+What a designer sees: a ``#balanço`` sheet of live sums per meter and actor (how many options
+raise or lower it, by how much; ignored on import), the header row frozen and filtered, the id
+column frozen, drop-down lists for ``modo``, ``tipo``, ``ator``, ``funcao`` and
+``aprendizado.status`` (a warning, not a block, for other values), whole numbers -100 to 100 in
+effect cells, and effects coloured from red (-20 and below) through white (0) to green (+20 and
+above), so a card's trade-off reads at a glance.
 """
 
 import re
@@ -85,6 +86,7 @@ def write(tables: List[Table], path: Path) -> None:
             longest = max((len(c.header) for c in table.columns if c.kind == INT), default=10)
             sheet.row_dimensions[1].height = min(409, 6 * longest + 10)
             _card_helpers(sheet, table, sizes, DataValidation, ColorScaleRule)
+    _balance_sheet(book, tables)
     try:
         book.save(str(path))
     except OSError as exc:
@@ -125,6 +127,49 @@ def _card_helpers(sheet: Any, table: Table, sizes: Dict[str, int], DataValidatio
                                mid_type="num", mid_value=0, mid_color="FFFFFF",
                                end_type="num", end_value=20, end_color="63BE7B")
         sheet.conditional_formatting.add(" ".join(effects), scale)
+
+
+BALANCE = "#balanço"
+BALANCE_HEADER = ("medidor/ator", "id", "nome", "inicial", "opções que sobem",
+                  "opções que descem", "soma das altas", "soma das baixas", "saldo")
+_EFFECT = re.compile(r"^opcao[0-9]+\.(efeitos|efeitos_atores)\.(.+)$", re.S)
+
+
+def _balance_sheet(book: Any, tables: List[Table]) -> None:
+    """``#balanço``: per meter and per actor, live formulas over every option's column of it in
+    ``cartas``: how many options raise or lower it, the sums of the rises and of the falls, and
+    the net. A designer's sheet (``#``): import ignores it."""
+    by_name = {t.name: t for t in tables}
+    columns: Dict[Tuple[str, str], List[str]] = {}
+    for c, column in enumerate(by_name[CARDS].columns):
+        match = _EFFECT.match(column.header)
+        if match:
+            columns.setdefault((match.group(1), match.group(2)), []).append(column_letter(c))
+    sheet = book.create_sheet(BALANCE)
+    for c, header in enumerate(BALANCE_HEADER, start=1):
+        sheet.cell(row=1, column=c, value=header)
+    row = 2
+    for kind, entries, what in (("efeitos", "medidores", "medidor"),
+                                ("efeitos_atores", "atores", "ator")):
+        for r, entry in enumerate(by_name[entries].rows, start=2):
+            letters = columns.get((kind, entry[0]), [])
+            spans = [f"{CARDS}!${x}:${x}" for x in letters]
+
+            def each(formula: str, spans: List[str] = spans) -> str:
+                return "=" + ("+".join(formula.format(s) for s in spans) or "0")
+
+            values = [what, escape(entry[0]), escape(entry[1]), f"={entries}!C{r}",
+                      each('COUNTIF({},">0")'), each('COUNTIF({},"<0")'),
+                      each('SUMIF({},">0")'), each('SUMIF({},"<0")'),
+                      f"=SUM({','.join(spans)})" if spans else "=0"]
+            for c, value in enumerate(values, start=1):
+                cell = sheet.cell(row=row, column=c, value=value)
+                if c <= 3:
+                    cell.data_type = "s"
+            row += 1
+    sheet.freeze_panes = "A2"
+    for c, width in enumerate((12, 16, 20, 8, 10, 10, 10, 10, 8)):
+        sheet.column_dimensions[column_letter(c)].width = width
 
 
 def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
