@@ -7,6 +7,7 @@ with a message that says what the program did, so nothing is guessed silently.
 """
 
 import datetime
+import functools
 import math
 import re
 from typing import Any, List, NamedTuple, Optional, Tuple
@@ -45,6 +46,7 @@ class CellError(ValueError):
     """A cell whose value cannot mean what its column holds (the message says why)."""
 
 
+@functools.lru_cache(maxsize=4096)
 def column_letter(index: int) -> str:
     """0 -> ``A``, 25 -> ``Z``, 26 -> ``AA`` (spreadsheet column names)."""
     letters = ""

@@ -12,6 +12,7 @@ order). Integers are written as integers.
 """
 
 import contextlib
+import functools
 import json
 import os
 from enum import Enum
@@ -64,6 +65,7 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=None)
 def _defaults(model: Type[BaseModel]) -> Dict[str, Any]:
     """Each optional field's default as JSON data (``$schema`` by its alias)."""
     out = {}

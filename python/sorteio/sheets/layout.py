@@ -111,13 +111,14 @@ def option_columns(deck: Deck, number: int) -> List[Column]:
 def tables(deck: Deck) -> List[Table]:
     """The deck as sheets, in ``SHEETS`` order (see the module docstring)."""
     cards = [_column(header, kind) for header, kind, _ in CARD_COLUMNS]
-    for number in range(1, option_count(deck) + 1):
+    options = option_count(deck)
+    for number in range(1, options + 1):
         cards += option_columns(deck, number)
     card_rows = []
     for card in deck.cartas:
         data = card.model_dump(mode="json")
         row = [_dig(data, path) for _, _, path in CARD_COLUMNS]
-        for number in range(1, option_count(deck) + 1):
+        for number in range(1, options + 1):
             option = card.opcoes[number - 1] if number <= len(card.opcoes) else None
             row.append(option.texto if option else None)
             row += [option.efeitos.get(m.id) if option else None for m in deck.medidores]
