@@ -436,3 +436,14 @@ def test_an_invalid_deck_is_not_exported(tmp_path, capsys):
     source.write_text(json.dumps(deck), encoding="utf-8")
     code, _, err = run_cli(capsys, "sheet", "export", str(source), str(tmp_path / "d.xlsx"))
     assert code == 2 and "unknown mode 'marte'" in err and not (tmp_path / "d.xlsx").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_control_characters_and_a_carriage_return_survive_both_formats(fmt, tmp_path):
+    deck = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    deck["cartas"][0]["texto"] = "a\x00b\r\nc\x1f_x0041_"  # NUL: Python < 3.11's csv refuses it
+    source = tmp_path / "d.json"
+    source.write_text(json.dumps(deck), encoding="utf-8")
+    export_deck(source, tmp_path / f"d.{fmt}")
+    back, _ = read_sheet(tmp_path / f"d.{fmt}")
+    assert back.cartas[0].texto == deck["cartas"][0]["texto"]

@@ -104,11 +104,19 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
                                              f"save it as 'CSV UTF-8' (Excel: 'CSV UTF-8 "
                                              f"(delimitado por vírgulas)')")]) from None
     delimiter = _delimiter(text)
+    # Python before 3.11 refuses NUL in CSV ("line contains NUL"): carry it through the parser
+    # as a character the text does not hold.
+    nul = None
+    if "\x00" in text:
+        nul = next(chr(c) for c in range(0xE000, 0x110000) if chr(c) not in text)
+        text = text.replace("\x00", nul)
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
                                   strict=True))
     except csv.Error as exc:
         raise SheetError(source, [SheetIssue("(file)", None, "", f"not CSV: {exc}")]) from None
+    if nul is not None:
+        records = [[value.replace(nul, "\x00") for value in record] for record in records]
     return _sections(records)
 
 

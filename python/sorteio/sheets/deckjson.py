@@ -164,7 +164,7 @@ def write_text(path: Path, text: str) -> None:
     """Write beside the file and rename over it: a full disk never leaves half a deck."""
     partial = path.with_name(f".{path.name}.partial")
     try:
-        partial.write_text(text, encoding="utf-8", newline="\n")
+        partial.write_bytes(text.encode("utf-8"))  # "\n" line ends on every system
         os.replace(partial, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
