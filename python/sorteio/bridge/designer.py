@@ -363,7 +363,7 @@ class Simulations:
 # -- spreadsheets (issue 15) -----------------------------------------------------------------
 
 
-def _path_param(params: Dict[str, Any], name: str) -> str:
+def _required_path(params: Dict[str, Any], name: str) -> str:
     value = params.get(name)
     if not isinstance(value, str) or not value.strip():
         raise DesignerError("bad_request", f"'{name}' must be a file path")
@@ -385,7 +385,7 @@ def sheet_export(params: Dict[str, Any]) -> Dict[str, Any]:
     from ..sheets import SheetError, export_deck
 
     deck_name = _deck_param(params)
-    target = _path_param(params, "sheet")
+    target = _required_path(params, "sheet")
     try:
         done = export_deck(deck_name, target)
     except SheetError as exc:
@@ -403,8 +403,8 @@ def sheet_import(params: Dict[str, Any]) -> Dict[str, Any]:
     "actors"}``. Nothing is written when there is a problem."""
     from ..sheets import SheetError, import_sheet
 
-    source = _path_param(params, "sheet")
-    target = _path_param(params, "out")
+    source = _required_path(params, "sheet")
+    target = _required_path(params, "out")
     try:
         done = import_sheet(source, target)
     except SheetError as exc:
