@@ -109,6 +109,10 @@ class PerCardResult(NamedTuple):
         if imprecise:
             text += (f" {imprecise} carta(s) pararam no limite de {self.max_matches} partidas "
                      f"antes dessa precisão.")
+        if self.baseline is not None and self.baseline.tally.catastrophes == 0:
+            text += (f" Com o jogador {self.policy} nenhuma partida do baralho inteiro terminou "
+                     f"em catástrofe, então nenhuma carta pode mudá-la: o jogador random (escolhe "
+                     f"ao acaso) é o que põe o baralho à prova.")
         return text
 
 
