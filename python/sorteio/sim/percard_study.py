@@ -207,7 +207,8 @@ class PerCardPlan:
         if all(c.settled for c in self.cards[1:]):
             self.finished = True
             return
-        base.target = max(c.target for c in self.cards[1:])
+        # The baseline as far as the furthest card (never less than it has played already).
+        base.target = max(base.played, *(c.target for c in self.cards[1:]))
         self._plan_work()
 
     def _merge(self, card: _Card) -> None:
@@ -240,7 +241,7 @@ class PerCardPlan:
         """Chunks from each scenario's played matches to its target."""
         work: List[Work] = []
         for card in self.cards:
-            if card is not self.base and card.settled:
+            if card.settled or card.played >= card.target:
                 continue
             stops = set(range(card.played + self.chunk, card.target, self.chunk))
             stops.add(card.target)
