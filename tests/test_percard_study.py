@@ -2,6 +2,7 @@
 Benjamini-Hochberg against the paper's worked example, the paired figures, the adaptive plan, and
 two seeds agreeing on padrao at the stated precision."""
 
+import json
 import math
 import random
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sorteio.compiled import CompiledDeck
+from sorteio.deck import Deck
 from sorteio.loader import load_deck
 from sorteio.sim import ckernel, kernel
 from sorteio.sim.masks import FastDeck
@@ -254,3 +256,20 @@ def test_the_plan_always_plays_forward_to_every_target(seed, precision, cap):
     for e in plan.result().effects:
         half = (e.diff_pp[2] - e.diff_pp[1]) / 2
         assert (e.precise and half <= precision + 1e-9) or e.matches == cap
+
+
+def test_a_planted_harmful_card_is_flagged_by_both_seeds():
+    """Known truth: padrao with one card made ruinous (both options take 25 from Caixa). Without
+    it the match ends in catastrophe ~4-5 points less often (baseline ~12%), so two seeds, even
+    at a fixed 2,000 matches per card (interval ±1.7 points), both flag it, first, with Δ < 0,
+    and the sentence says it puts the mandate at risk."""
+    data = json.loads(load_deck("padrao").model_dump_json())
+    card = next(c for c in data["cartas"] if c["id"] == "eco-05")
+    for option in card["opcoes"]:
+        option["efeitos"] = {"caixa": -25}
+    deck = Deck.model_validate(data)
+    for seed in (1, 2):
+        result = run_per_card(deck, seed=seed, first=2000, max_matches=2000)
+        top = result.effects[0]
+        assert top.card_id == "eco-05" and top.flagged and top.diff_pp[2] < 0, top
+        assert "põe o mandato em risco" in top.verdict()
