@@ -114,3 +114,21 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
     rows = (tmp_path / "percard.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == 23  # header + 22 cards
     assert "q_value_bh" in rows[0] and "verdict" in rows[0]
+
+
+def test_cli_per_card_ctrl_c_keeps_the_finished_rounds():
+    """Ctrl-C stops the study and its workers: exit 130, the JSON says interrupted and holds
+    only whole rounds (none here, or the first)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", "simulate", "--per-card",
+                             "--jobs", "2", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and "interrompido" in err
+    assert data["rounds"] <= 1 and len(data["cards"]) in (0, 95)
