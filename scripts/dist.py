@@ -21,7 +21,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ADDON = ROOT / "addons" / "sorteio"
+ADDON = ROOT / "godot3" / "addons" / "sorteio"
 SKIP = {"__pycache__", ".import", "wheel"}  # folders left out
 SKIP_SUFFIXES = (".pyc", ".import")  # bytecode, and Godot's per-project import records
 

@@ -36,12 +36,12 @@ def dist_zip(tmp_path_factory):
 
 
 def test_versions_agree_and_the_license_is_in_both_places():
-    cfg = (ROOT / "addons" / "sorteio" / "plugin.cfg").read_text("utf-8")
+    cfg = (ROOT / "godot3" / "addons" / "sorteio" / "plugin.cfg").read_text("utf-8")
     assert f'version="{VERSION}"' in cfg
     assert f"## [{VERSION}]" in (ROOT / "CHANGELOG.md").read_text("utf-8")
     root_license = (ROOT / "LICENSE").read_text("utf-8")
     assert root_license.startswith("MIT License")
-    assert (ROOT / "addons" / "sorteio" / "LICENSE").read_text("utf-8") == root_license
+    assert (ROOT / "godot3" / "addons" / "sorteio" / "LICENSE").read_text("utf-8") == root_license
     assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text("utf-8")
 
 
