@@ -292,7 +292,7 @@ def test_simulate_sweep_writes_csv_json_and_html(tmp_path):
         assert key in rows[0]
     assert json.loads((out / "sweep.json").read_text(encoding="utf-8"))["scenarios"]
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 5 and "<script" not in page
+    assert page.count("data:image/svg+xml;base64,") == 5 and "<script" not in page
 
 
 def test_simulate_without_param_is_one_scenario_and_keeps_its_old_options():
