@@ -23,7 +23,7 @@ from .errors import SorteioError, StateError
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
-from .narration import Printer, err, error_line, heading, out, say, warning_line
+from .narration import Printer, err, error_line, error_lines, heading, out, say, warning_lines
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
@@ -288,12 +288,10 @@ def validate(deck_path, as_json) -> None:
         if not report["valid"]:
             sys.exit(BAD_INPUT)
         return
-    for row in report["errors"]:
-        error_line(_row_text(row))
+    error_lines(_row_text(row) for row in report["errors"])
     if not report["valid"]:
         sys.exit(BAD_INPUT)
-    for row in report["warnings"]:
-        warning_line(_row_text(row))
+    warning_lines(_row_text(row) for row in report["warnings"])
     summary = report["summary"]
     out.print(Text(f"{report['file']}: ok — {summary['cards']} cards ({summary['playable']} "
                    f"playable), {summary['meters']} meters, {summary['actors']} actors, "
