@@ -25,15 +25,20 @@
 
 /* -- bit helpers ------------------------------------------------------------------------------ */
 
-/* Without -mpopcnt, gcc's __builtin_popcountll is a library call: a few inline operations are
- * faster, and the same on every compiler. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define popcount64(x) __builtin_popcountll(x)
+#define ctz64(x) __builtin_ctzll(x)
+/* n >= 1 */
+#define bit_length(n) (64 - __builtin_clzll(n))
+#else
+#define ALWAYS_INLINE inline
 static int popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-
 #if defined(_MSC_VER)
 #include <intrin.h>
 static int ctz64(uint64_t x) {
@@ -45,10 +50,7 @@ static int ctz64(uint64_t x) {
     _BitScanForward(&i, (unsigned long)(uint32_t)(x >> 32));
     return (int)i + 32;
 }
-#else
-#define ctz64(x) __builtin_ctzll(x)
 #endif
-
 static int bit_length(uint64_t n) {
     int k = 0;
     while (n) {
@@ -57,6 +59,7 @@ static int bit_length(uint64_t n) {
     }
     return k;
 }
+#endif
 
 /* -- MT19937, as CPython's Modules/_randommodule.c --------------------------------------------- */
 
@@ -66,10 +69,20 @@ static int bit_length(uint64_t n) {
 #define UPPER_MASK 0x80000000U
 #define LOWER_MASK 0x7fffffffU
 
+/* Generators are seeded MT_LANES at a time and their states interleaved: word i of lane l is
+ * buf[i * MT_LANES + l]. Seeding (init_by_array) is one long chain of ~1,250 dependent
+ * multiplications per generator, the floor of a match when done one generator at a time; across
+ * lanes the same step is one SIMD instruction, so the compiler vectorises it (16 lanes per
+ * AVX-512 instruction). A match then reads its own lane with a stride. */
+#define MT_LANES 32
+#define MTW(mt, i) ((mt)[(size_t)(i) * MT_LANES])
+
 typedef struct {
-    uint32_t mt[MT_N];
-    int index;   /* next word to read, as CPython's; MT_N: regenerate first */
-    int twisted; /* words 0..twisted-1 of this generation are regenerated */
+    uint32_t *mt;  /* word 0 of this generator's lane: word i at MTW(mt, i) */
+    uint32_t *out; /* its first `ready` outputs, already tempered (mt_seed_all), same stride */
+    int index;     /* next word to read, as CPython's; MT_N: regenerate first */
+    int twisted;   /* words 0..twisted-1 of this generation are regenerated */
+    int ready;     /* outputs 0..ready-1 of the first generation are in `out` */
 } Mt;
 
 static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
@@ -81,120 +94,139 @@ static void mt_init_start(void) {
         mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
 }
 
-/* init_by_array(key, len) as CPython's random_seed calls it. The previous word is carried in a
- * register (``p``) rather than read back from the array: the loop is one long chain of dependent
- * multiplications, and a store-to-load round trip per step would lengthen it. */
+/* init_by_array(key, len) as CPython's random_seed calls it, one generator (any key length). */
 static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     uint32_t *mt = g->mt, p;
     size_t i = 1, j = 0, k = MT_N > len ? MT_N : len;
-    memcpy(mt, mt_start, sizeof(mt_start));
-    p = mt[0];
+    for (int w = 0; w < MT_N; w++) MTW(mt, w) = mt_start[w];
+    p = MTW(mt, 0);
     for (; k; k--) {
-        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        p = MTW(mt, i) = (MTW(mt, i) ^ ((p ^ (p >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
         j++;
         if (i >= MT_N) {
-            mt[0] = p;
+            MTW(mt, 0) = p;
             i = 1;
         }
         if (j >= len) j = 0;
     }
     for (k = MT_N - 1; k; k--) {
-        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
+        p = MTW(mt, i) = (MTW(mt, i) ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
         i++;
         if (i >= MT_N) {
-            mt[0] = p;
+            MTW(mt, 0) = p;
             i = 1;
         }
     }
-    mt[0] = 0x80000000U;
+    MTW(mt, 0) = 0x80000000U;
     g->index = g->twisted = MT_N;
+    g->ready = 0;
 }
 
-/* Up to four seedings at once, with the same results as one mt_seed each: every seeding is one
- * long chain of dependent multiplications, and independent chains side by side (the engine's and
- * the player's generators of two matches) let the CPU overlap them. L is a constant at each call,
- * so the lanes unroll into registers. */
-static inline void mt_seed_lanes(Mt **g, uint32_t *const *key, const size_t *len, const int L) {
-    uint32_t *mt[4], p[4];
-    size_t j[4], i = 1, k;
-    for (int l = 0; l < L; l++) {
-        mt[l] = g[l]->mt;
-        memcpy(mt[l], mt_start, sizeof(mt_start));
-        p[l] = mt_start[0];
-        j[l] = 0;
+/* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
+ * time (the same results on each: 32-bit integer arithmetic only). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+/* The match loop with popcnt, tzcnt and lzcnt where the CPU has them (x86-64-v3: 2013 on). */
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SIMD_CLONES
+#define HOT_CLONES
+#endif
+
+/* All MT_LANES lanes of `buf` seeded at once, lane l with the key (k0[l]) when len[l] == 1 or
+ * (k0[l], k1[l]) when len[l] == 2, exactly as mt_seed; then the first MT_READY words of the first
+ * generation regenerated (mt_twist's loop, all lanes side by side) and their outputs tempered
+ * into `out` (mt_next's tempering): a match reads ~100 words from its engine's generator and ~60
+ * from its player's. init_by_array's first loop reads init_genrand's words (the same for every
+ * lane) for its first 623 steps; key word j of step s is s mod len, added with j. */
+#define MT_BLOCK 64
+#define MT_READY 128 /* < MT_N - MT_M: these words read only words not yet regenerated */
+SIMD_CLONES
+static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
+                        const uint32_t *restrict k0, const uint32_t *restrict k1,
+                        const int *restrict len) {
+    uint32_t p[MT_LANES], even[MT_LANES], odd[MT_LANES];
+    for (int l = 0; l < MT_LANES; l++) {
+        p[l] = 19650218U;
+        even[l] = k0[l];
+        odd[l] = len[l] == 2 ? k1[l] + 1U : k0[l];
     }
-    for (k = MT_N; k; k--) {
-        for (int l = 0; l < L; l++) {
-            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + key[l][j[l]] +
-                              (uint32_t)j[l];
-            if (++j[l] >= len[l]) j[l] = 0;
-        }
-        if (++i >= MT_N) {
-            for (int l = 0; l < L; l++) mt[l][0] = p[l];
-            i = 1;
-        }
+    for (int i = 1; i < MT_N; i += 2) { /* steps 0..622 (even, odd): words 1..623 */
+        const uint32_t start = mt_start[i];
+        uint32_t *row = buf + (size_t)i * MT_LANES, *row2 = row + MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (start ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + even[l];
+        if (i + 1 == MT_N) break;
+        const uint32_t start2 = mt_start[i + 1];
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row2[l] = (start2 ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + odd[l];
     }
-    for (k = MT_N - 1; k; k--) {
-        for (int l = 0; l < L; l++)
-            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)i;
-        if (++i >= MT_N) {
-            for (int l = 0; l < L; l++) mt[l][0] = p[l];
-            i = 1;
-        }
+    { /* step 623 (odd): word 1 again, after mt[0] = mt[623] */
+        uint32_t *row = buf + MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (row[l] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + odd[l];
     }
-    for (int l = 0; l < L; l++) {
-        mt[l][0] = 0x80000000U;
-        g[l]->index = g[l]->twisted = MT_N;
+    for (int i = 2; i <= MT_N; i++) { /* the second loop: words 2..623, then word 1 */
+        const int w = i < MT_N ? i : 1;
+        uint32_t *row = buf + (size_t)w * MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (row[l] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)w;
+    }
+    for (int l = 0; l < MT_LANES; l++) buf[l] = 0x80000000U;
+    for (int kk = 0; kk < MT_READY; kk++) { /* kk + 1 and kk + MT_M not yet regenerated */
+        uint32_t *row = buf + (size_t)kk * MT_LANES, *tempered = out + (size_t)kk * MT_LANES;
+        const uint32_t *next = row + MT_LANES, *far = buf + (size_t)(kk + MT_M) * MT_LANES;
+        for (int l = 0; l < MT_LANES; l++) {
+            uint32_t y = (row[l] & UPPER_MASK) | (next[l] & LOWER_MASK);
+            y = row[l] = far[l] ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680U;
+            y ^= (y << 15) & 0xefc60000U;
+            tempered[l] = y ^ (y >> 18);
+        }
     }
 }
 
-static void mt_seed_many(Mt **g, uint32_t *const *key, const size_t *len, int n) {
-    for (int l = 0; l < n; l++)
-        if (len[l] > MT_N) { /* a key longer than the state changes the loop: one at a time */
-            for (int m = 0; m < n; m++) mt_seed(g[m], key[m], len[m]);
-            return;
-        }
-    switch (n) {
-    case 1: mt_seed_lanes(g, key, len, 1); break;
-    case 2: mt_seed_lanes(g, key, len, 2); break;
-    case 3: mt_seed_lanes(g, key, len, 3); break;
-    case 4: mt_seed_lanes(g, key, len, 4); break;
-    default: break; /* callers pass 1-4 */
-    }
+/* The generator of lane `lane` of a buffer seeded by mt_seed_all. */
+static void mt_lane(Mt *g, uint32_t *buf, uint32_t *out, int lane) {
+    g->mt = buf + lane;
+    g->out = out + lane;
+    g->index = 0;
+    g->twisted = g->ready = MT_READY;
 }
 
 /* CPython regenerates all 624 words at once when they run out; a match reads ~100, so words are
- * regenerated 64 at a time, in the same order: word kk reads words kk+1 and kk+397 before they
- * are regenerated and word kk-227 after, exactly as the all-at-once loop does. */
-#define MT_BLOCK 64
-
+ * regenerated MT_BLOCK at a time, in the same order: word kk reads words kk+1 and kk+397 before
+ * they are regenerated and word kk-227 after, exactly as the all-at-once loop does. */
 static void mt_twist(Mt *g) {
     uint32_t y, *mt = g->mt;
     int kk = g->twisted, end = kk + MT_BLOCK < MT_N ? kk + MT_BLOCK : MT_N;
     for (; kk < end && kk < MT_N - MT_M; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, kk) & UPPER_MASK) | (MTW(mt, kk + 1) & LOWER_MASK);
+        MTW(mt, kk) = MTW(mt, kk + MT_M) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
     }
     for (; kk < end && kk < MT_N - 1; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, kk) & UPPER_MASK) | (MTW(mt, kk + 1) & LOWER_MASK);
+        MTW(mt, kk) = MTW(mt, kk + (MT_M - MT_N)) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
     }
     if (kk == MT_N - 1 && end == MT_N) {
-        y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, MT_N - 1) & UPPER_MASK) | (MTW(mt, 0) & LOWER_MASK);
+        MTW(mt, MT_N - 1) = MTW(mt, MT_M - 1) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
         kk = MT_N;
     }
     g->twisted = kk;
 }
 
-static uint32_t mt_next(Mt *g) {
+static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
     uint32_t y;
+    if (g->index < g->ready) return MTW(g->out, g->index++);
     if (g->index >= g->twisted) {
-        if (g->index >= MT_N) g->index = g->twisted = 0; /* a new generation of 624 words */
+        if (g->index >= MT_N) g->index = g->twisted = g->ready = 0; /* a new generation */
         mt_twist(g);
     }
-    y = g->mt[g->index++];
+    y = MTW(g->mt, g->index);
+    g->index++;
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -203,7 +235,7 @@ static uint32_t mt_next(Mt *g) {
 }
 
 /* random.getrandbits(k), 1 <= k <= 64. */
-static uint64_t mt_bits(Mt *g, int k) {
+static ALWAYS_INLINE uint64_t mt_bits(Mt *g, int k) {
     if (k <= 32) return (uint64_t)(mt_next(g) >> (32 - k));
     uint64_t lo = mt_next(g);
     uint64_t hi = mt_next(g) >> (64 - k);
@@ -211,14 +243,13 @@ static uint64_t mt_bits(Mt *g, int k) {
 }
 
 /* Rng.below(n), n >= 1: rejection sampling on getrandbits(n.bit_length()). */
-static uint64_t mt_below(Mt *g, uint64_t n) {
+static ALWAYS_INLINE uint64_t mt_below(Mt *g, uint64_t n) {
     if (n <= 1) return 0;
     int k = bit_length(n);
     uint64_t r = mt_bits(g, k);
     while (r >= n) r = mt_bits(g, k);
     return r;
 }
-
 /* random.seed(int) takes abs(seed) as 32-bit words, least significant first, one for 0. */
 static Py_ssize_t u64_words(uint64_t u, uint32_t *buf) {
     buf[0] = (uint32_t)u;
@@ -497,7 +528,19 @@ typedef struct {
     Ob *obs;
 } Work;
 
-static int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
+/* Position of the r-th (0-based) set bit of v; r < popcount(v). */
+static ALWAYS_INLINE int select64(uint64_t v, int r) {
+    int pos = 0, c = popcount64(v & 0xffffffffULL);
+    if (r >= c) r -= c, v >>= 32, pos += 32;
+    c = popcount64(v & 0xffffULL);
+    if (r >= c) r -= c, v >>= 16, pos += 16;
+    c = popcount64(v & 0xffULL);
+    if (r >= c) r -= c, v >>= 8, pos += 8;
+    while (r--) v &= v - 1;
+    return pos + ctz64(v);
+}
+
+static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
     for (int w = 0; w < words; w++) {
         uint64_t v = x[w];
         int c = popcount64(v);
@@ -505,19 +548,18 @@ static int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
             r -= (uint64_t)c;
             continue;
         }
-        while (r--) v &= v - 1;
-        return w * 64 + ctz64(v);
+        return w * 64 + select64(v, (int)r);
     }
     return -1; /* unreachable when r < popcount(x) */
 }
 
-static long long count_bits(const uint64_t *x, int words) {
+static ALWAYS_INLINE long long count_bits(const uint64_t *x, int words) {
     long long n = 0;
     for (int w = 0; w < words; w++) n += popcount64(x[w]);
     return n;
 }
 
-static int any_bit(const uint64_t *x, int words) {
+static ALWAYS_INLINE int any_bit(const uint64_t *x, int words) {
     for (int w = 0; w < words; w++)
         if (x[w]) return 1;
     return 0;
@@ -526,7 +568,7 @@ static int any_bit(const uint64_t *x, int words) {
 #define HAS(x, c) (((x)[(c) >> 6] >> ((c)&63)) & 1U)
 
 /* candidates[rng.below(len(candidates))] in deck order (engine._pick). */
-static int pick(Mt *g, const uint64_t *cand, int words) {
+static ALWAYS_INLINE int pick(Mt *g, const uint64_t *cand, int words) {
     long long n = count_bits(cand, words);
     return kth_set_bit(cand, words, mt_below(g, (uint64_t)n));
 }
@@ -605,6 +647,7 @@ static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int car
     return option;
 }
 
+HOT_CLONES
 static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
                     PyObject *steps, int *out_year, int *out_zeroed) {
     const int W = d->words, NM = d->n_meters, NA = d->n_actors;
@@ -957,13 +1000,19 @@ static PyObject *play(PyObject *self, PyObject *args) {
     memset(&t, 0, sizeof(t));
     memset(&k, 0, sizeof(k));
     PyObject *result = NULL, *iter = NULL, *outcomes = NULL;
-    Mt *gen = (Mt *)malloc(2 * sizeof(Mt)), *player = (Mt *)malloc(2 * sizeof(Mt));
-    Py_ssize_t key_cap[4] = {8, 8, 8, 8};
+    Mt *gen = (Mt *)malloc(MT_LANES * sizeof(Mt)), *player = (Mt *)malloc(MT_LANES * sizeof(Mt));
+    uint32_t *lanes = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    uint32_t *tempered = (uint32_t *)malloc((size_t)MT_READY * MT_LANES * sizeof(uint32_t));
+    Py_ssize_t key_cap[MT_LANES + 1];
     size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
     char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
     PyObject *meters_out = NULL;
-    uint32_t *key[4];
-    for (int i = 0; i < 4; i++) key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t));
+    uint32_t *key[MT_LANES + 1];
+    int keys_ok = 1;
+    for (int i = 0; i <= MT_LANES; i++) {
+        key_cap[i] = 8;
+        keys_ok = (key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t))) != NULL && keys_ok;
+    }
     t.card_draws = (long long *)calloc((size_t)NC, sizeof(long long));
     t.card_mandatory = (long long *)calloc((size_t)NC, sizeof(long long));
     t.end_sum = (long long *)calloc((size_t)NM, sizeof(long long));
@@ -987,7 +1036,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && lanes && tempered && keys_ok && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
@@ -1000,32 +1049,45 @@ static PyObject *play(PyObject *self, PyObject *args) {
     iter = PyObject_GetIter(seeds);
     if (iter == NULL) goto done;
     for (int more = 1; more;) {
-        /* Two matches per pass, their generators seeded together (mt_seed_many). */
-        Mt *gens[4];
-        uint32_t *keys[4];
-        size_t lens[4];
-        int n_match = 0, n_gen = 0;
-        for (; n_match < 2; n_match++) {
+        /* MT_LANES generators per pass, seeded side by side (mt_seed_all): lane 2m is match m's
+         * engine and lane 2m + 1 its player (match.random_policy), or lane m its engine when the
+         * player has no generator. A key longer than two words (a seed >= 2**64) is seeded on
+         * its own lane afterwards (mt_seed). */
+        const int per_match = no_player ? 1 : 2, batch = MT_LANES / per_match;
+        uint32_t k0[MT_LANES] = {0}, k1[MT_LANES] = {0};
+        int klen[MT_LANES] = {0}, long_key[MT_LANES] = {0};
+        Py_ssize_t lens[MT_LANES] = {0};
+        int n_match = 0;
+        for (; n_match < batch; n_match++) {
             PyObject *seed = PyIter_Next(iter);
             if (seed == NULL) {
                 more = 0;
                 break;
             }
-            Py_ssize_t len = 0, len2 = 0;
-            int m = n_match;
-            int bad = match_keys(seed, !no_player, &key[2 * m], &key_cap[2 * m], &len,
-                                 &key[2 * m + 1], &key_cap[2 * m + 1], &len2);
+            const int lane = n_match * per_match;
+            int bad = match_keys(seed, !no_player, &key[lane], &key_cap[lane], &lens[lane],
+                                 &key[lane + 1], &key_cap[lane + 1], &lens[lane + 1]);
             Py_DECREF(seed);
             if (bad) {
                 more = 0;
                 break;
             }
-            gens[n_gen] = &gen[m], keys[n_gen] = key[2 * m], lens[n_gen++] = (size_t)len;
-            if (!no_player) /* the player's generator (match.random_policy) */
-                gens[n_gen] = &player[m], keys[n_gen] = key[2 * m + 1], lens[n_gen++] = (size_t)len2;
+            for (int l = lane; l < lane + per_match; l++) {
+                k0[l] = key[l][0];
+                k1[l] = lens[l] > 1 ? key[l][1] : 0;
+                klen[l] = lens[l] > 1 ? 2 : 1;
+                long_key[l] = lens[l] > 2;
+            }
         }
         if (PyErr_Occurred()) break;
-        if (n_gen) mt_seed_many(gens, keys, lens, n_gen);
+        if (n_match) {
+            mt_seed_all(lanes, tempered, k0, k1, klen);
+            for (int l = 0; l < n_match * per_match; l++) {
+                Mt *g = (no_player || l % 2 == 0) ? &gen[l / per_match] : &player[l / 2];
+                mt_lane(g, lanes, tempered, l);
+                if (long_key[l]) mt_seed(g, key[l], (size_t)lens[l]);
+            }
+        }
         for (int m = 0; m < n_match && !PyErr_Occurred(); m++) {
             PyObject *steps = NULL;
             if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
@@ -1094,7 +1156,9 @@ done:
     free(kept);
     free(gen);
     free(player);
-    for (int i = 0; i < 4; i++) free(key[i]);
+    free(lanes);
+    free(tempered);
+    for (int i = 0; i <= MT_LANES; i++) free(key[i]);
     free(out);
     free(t.card_draws);
     free(t.card_mandatory);
@@ -1129,7 +1193,9 @@ static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
     int *k = len ? int_array(ks, -1, &n, "ks") : NULL;
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
-    if (k != NULL && g != NULL) {
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    if (g != NULL) g->mt = g->out = words;
+    if (k != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         out = PyList_New(n);
         for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
@@ -1140,9 +1206,10 @@ static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
             }
             PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_bits(g, k[i])));
         }
-    } else if (g == NULL) {
+    } else if (g == NULL || words == NULL) {
         PyErr_NoMemory();
     }
+    free(words);
     free(g);
     free(k);
     free(key);
@@ -1161,7 +1228,9 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
     PyObject *fast = len ? PySequence_Fast(ns, "ns") : NULL;
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
-    if (fast != NULL && g != NULL) {
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    if (g != NULL) g->mt = g->out = words;
+    if (fast != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
         out = PyList_New(n);
@@ -1173,10 +1242,11 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
             }
             PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_below(g, v)));
         }
-    } else if (g == NULL) {
+    } else if (g == NULL || words == NULL) {
         PyErr_NoMemory();
     }
     Py_XDECREF(fast);
+    free(words);
     free(g);
     free(key);
     return out;
