@@ -504,6 +504,12 @@ fail:
     return NULL;
 }
 
+/* The benchmark's breakdown (benchmarks/bench_kernels.py): play() seeds the generators and
+ * stops (PROF_SEEDING), or plays without adding to the per-card and per-meter tallies
+ * (PROF_NO_TALLY: the same matches). Never set outside the benchmark. */
+enum { PROF_OFF = 0, PROF_SEEDING = 1, PROF_NO_TALLY = 2 };
+static int prof_mode = PROF_OFF;
+
 /* -- whole matches ----------------------------------------------------------------------------- */
 
 enum { OB_EM = 0, OB_ACT = 1, OB_MET = 2 };
@@ -649,7 +655,7 @@ static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int car
 
 HOT_CLONES
 static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
-                    PyObject *steps, int *out_year, int *out_zeroed) {
+                    PyObject *steps, int *out_year, int *out_zeroed, const int tally) {
     const int W = d->words, NM = d->n_meters, NA = d->n_actors;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
@@ -833,7 +839,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 ob = NULL;
             } else {
                 t->mandatory++;
-                t->card_mandatory[card]++;
+                if (tally) t->card_mandatory[card]++;
                 if (ob->kind == OB_EM) k->spent[ob->target] = 1;
                 for (int m = ob->merged; m >= 0; m = k->merged_next[m]) k->spent[m] = 1;
             }
@@ -841,7 +847,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
             slot++;
-            t->card_draws[card]++;
+            if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
             int n_opt = d->n_options[card];
             for (int i = 0; i < n_opt; i++) k->order[i] = i;
@@ -921,7 +927,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
         memcpy(k->last_closing, k->meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
         has_closing = 1;
         t->close_n[year]++;
-        for (int m = 0; m < NM; m++) {
+        for (int m = 0; m < NM && tally; m++) {
             long long v = k->meters[m];
             t->close_sum[year * NM + m] += v;
             t->close_sq[year * NM + m] += v * v;
@@ -930,13 +936,13 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
         year++;
     }
     t->matches++;
-    t->cards_played += count_bits(k->played, W);
+    if (tally) t->cards_played += count_bits(k->played, W);
     t->end_year[year]++;
     if (zeroed >= 0) {
         t->catastrophes++;
         t->zeroed[zeroed]++;
     }
-    for (int m = 0; m < NM; m++) {
+    for (int m = 0; m < NM && tally; m++) {
         long long v = k->meters[m];
         t->end_sum[m] += v;
         t->end_sq[m] += v * v;
@@ -1092,7 +1098,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
             PyObject *steps = NULL;
             if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
             int year = 0, zeroed = -1;
-            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed) < 0) {
+            if (prof_mode == PROF_SEEDING) continue;
+            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed,
+                         prof_mode != PROF_NO_TALLY) < 0) {
                 Py_XDECREF(steps);
                 break;
             }
@@ -1252,7 +1260,51 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* set_profile(mode) -> previous mode (benchmark only; see prof_mode). */
+static PyObject *set_profile(PyObject *self, PyObject *args) {
+    (void)self;
+    int mode, was = prof_mode;
+    if (!PyArg_ParseTuple(args, "i", &mode)) return NULL;
+    if (mode < PROF_OFF || mode > PROF_NO_TALLY) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1 or 2");
+        return NULL;
+    }
+    prof_mode = mode;
+    return PyLong_FromLong(was);
+}
+
+/* below_many(seed, n, count, per_match) -> sum of `count` draws of Rng.below(n): what the random
+ * player's choices cost, timed alone by the benchmark. The generator restarts from its first
+ * (pre-tempered, as in play) word every `per_match` draws, as a match's player does. */
+static PyObject *below_many(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long seed, n, count, per, sum = 0;
+    if (!PyArg_ParseTuple(args, "KKKK", &seed, &n, &count, &per)) return NULL;
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    uint32_t *tempered = (uint32_t *)malloc((size_t)MT_READY * MT_LANES * sizeof(uint32_t));
+    if (words == NULL || tempered == NULL) {
+        free(words);
+        free(tempered);
+        return PyErr_NoMemory();
+    }
+    uint32_t k0[MT_LANES] = {0}, k1[MT_LANES] = {0};
+    int len[MT_LANES];
+    for (int l = 0; l < MT_LANES; l++) k0[l] = (uint32_t)seed + (uint32_t)l, len[l] = 1;
+    mt_seed_all(words, tempered, k0, k1, len);
+    Mt g;
+    mt_lane(&g, words, tempered, 0);
+    for (unsigned long long i = 0; i < count; i++) {
+        if (per && i % per == 0) mt_lane(&g, words, tempered, (int)(i / per % MT_LANES));
+        sum += mt_below(&g, n);
+    }
+    free(words);
+    free(tempered);
+    return PyLong_FromUnsignedLongLong(sum);
+}
+
 static PyMethodDef methods[] = {
+    {"set_profile", set_profile, METH_VARARGS, "Benchmark breakdown mode (bench_kernels.py)."},
+    {"below_many", below_many, METH_VARARGS, "Sum of count Rng.below(n) draws (benchmark)."},
     {"compile_deck", compile_deck, METH_VARARGS, "A FastDeck's tables as a C deck (capsule)."},
     {"play", play, METH_VARARGS, "Play one match per seed; see sim/ckernel.py."},
     {"getrandbits", getrandbits_seq, METH_VARARGS, "MT19937 getrandbits stream (tests)."},
