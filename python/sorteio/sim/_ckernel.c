@@ -528,7 +528,7 @@ typedef struct {
 
 /* Scratch space of one call, sized by the deck. */
 typedef struct {
-    uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh;
+    uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh, *init_ok;
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     Ob *obs;
@@ -661,11 +661,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
     int furious = d->furious;
     memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
-    memcpy(k->ok, d->non_actor, 8 * (size_t)W);
-    for (int a = 0; a < NA; a++) {
-        const uint64_t *row = ROW(d->actor_level, a * d->n_levels + d->level_of[k->sat[a]], W);
-        for (int w = 0; w < W; w++) k->ok[w] |= row[w];
-    }
+    memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
@@ -816,21 +812,32 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 }
             }
             if (card < 0) { /* a random slot (§3.4), or one given up by an obligation (§5) */
-                int any = 0, any_fresh = 0;
+                /* One pass counts the pool and its cards of modes not at the limit, a second
+                 * finds the drawn one: no pool written, no third pass (large decks). */
+                long long n_pool = 0, n_fresh = 0;
                 for (int w = 0; w < W; w++) {
                     uint64_t p = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w];
-                    k->pool[w] = p;
-                    k->fresh[w] = p & ~k->excluded[w];
-                    any |= p != 0;
-                    any_fresh |= k->fresh[w] != 0;
+                    n_pool += popcount64(p);
+                    n_fresh += popcount64(p & ~k->excluded[w]);
                 }
-                if (!any) {
+                if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
                     break; /* §5: fewer eligible cards than slots; the turn ends short */
                 }
                 /* §3.4: without a card of a new mode, the rule is relaxed */
-                const uint64_t *from = any_fresh ? k->fresh : k->pool;
-                card = pick(gen, from, W);
+                const uint64_t keep_out = n_fresh ? ~0ULL : 0ULL;
+                uint64_t r = mt_below(gen, (uint64_t)(n_fresh ? n_fresh : n_pool));
+                for (int w = 0; w < W; w++) {
+                    uint64_t v = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w] &
+                                 ~(k->excluded[w] & keep_out);
+                    int c = popcount64(v);
+                    if (r >= (uint64_t)c) {
+                        r -= (uint64_t)c;
+                        continue;
+                    }
+                    card = w * 64 + select64(v, (int)r);
+                    break;
+                }
                 int md = d->mode_of[card];
                 if (++k->mcount[md] >= d->mode_limit) {
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
@@ -1029,7 +1036,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     t.close_sum = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     t.close_sq = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     uint64_t **bitsets[] = {&k.ok, &k.played, &k.eligible, &k.reserved, &k.excluded, &k.pool,
-                            &k.fresh};
+                            &k.fresh, &k.init_ok};
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
         *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
     int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
@@ -1051,6 +1058,12 @@ static PyObject *play(PyObject *self, PyObject *args) {
     if (!ok) {
         PyErr_NoMemory();
         goto done;
+    }
+    /* Cards allowed by the actors' starting levels (§3.1.4): the same for every match. */
+    memcpy(k.init_ok, d->non_actor, 8 * (size_t)W);
+    for (int a = 0; a < d->n_actors; a++) {
+        const uint64_t *row = ROW(d->actor_level, a * d->n_levels + d->level_of[d->init_sat[a]], W);
+        for (int w = 0; w < W; w++) k.init_ok[w] |= row[w];
     }
     iter = PyObject_GetIter(seeds);
     if (iter == NULL) goto done;
