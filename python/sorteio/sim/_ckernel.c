@@ -778,7 +778,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             }
         }
         /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
-        for (int md = 0; md < d->n_modes; md++) k->mcount[md] = 0;
+        memset(k->mcount, 0, sizeof(int) * (size_t)d->n_modes);
         memset(k->excluded, 0, 8 * (size_t)W);
         for (int i = 0; i < n_obs; i++) {
             int c = k->obs[i].card;
@@ -857,12 +857,18 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
             int n_opt = d->n_options[card];
-            for (int i = 0; i < n_opt; i++) k->order[i] = i;
-            for (int i = n_opt - 1; i > 0; i--) {
-                int j = (int)mt_below(gen, (uint64_t)i + 1);
-                int tmp = k->order[i];
-                k->order[i] = k->order[j];
-                k->order[j] = tmp;
+            if (n_opt == 2) { /* most cards: one swap, below(2) */
+                int j = (int)mt_below(gen, 2);
+                k->order[0] = 1 - j;
+                k->order[1] = j;
+            } else {
+                for (int i = 0; i < n_opt; i++) k->order[i] = i;
+                for (int i = n_opt - 1; i > 0; i--) {
+                    int j = (int)mt_below(gen, (uint64_t)i + 1);
+                    int tmp = k->order[i];
+                    k->order[i] = k->order[j];
+                    k->order[j] = tmp;
+                }
             }
             const int first = d->option_start[card];
             int option;
@@ -902,19 +908,22 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             }
             /* Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5). */
             const int o = first + option;
-            for (int e = d->meff_start[o]; e < d->meff_start[o + 1]; e++) {
-                int m = d->meff[2 * e], v = k->meters[m] + d->meff[2 * e + 1];
+            int *const meters = k->meters, *const sat = k->sat;
+            for (const int *e = d->meff + 2 * d->meff_start[o], *end = d->meff + 2 * d->meff_start[o + 1];
+                 e < end; e += 2) {
+                int m = e[0], v = meters[m] + e[1];
                 if (v <= 0) {
-                    k->meters[m] = 0;
+                    meters[m] = 0;
                     if (zeroed < 0 || m < zeroed) zeroed = m;
                 } else {
-                    k->meters[m] = v > 100 ? 100 : v;
+                    meters[m] = v > 100 ? 100 : v;
                 }
             }
-            for (int e = d->aeff_start[o]; e < d->aeff_start[o + 1]; e++) {
-                int a = d->aeff[2 * e], old = k->sat[a], v = old + d->aeff[2 * e + 1];
+            for (const int *e = d->aeff + 2 * d->aeff_start[o], *end = d->aeff + 2 * d->aeff_start[o + 1];
+                 e < end; e += 2) {
+                int a = e[0], old = sat[a], v = old + e[1];
                 v = v < 0 ? 0 : (v > 100 ? 100 : v);
-                k->sat[a] = v;
+                sat[a] = v;
                 int lv = d->level_of[v], was = d->level_of[old];
                 if (lv != was) {
                     const uint64_t *off = ROW(d->actor_level, a * d->n_levels + was, W);
