@@ -609,7 +609,7 @@ static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int car
     const int W = d->words, NM = d->n_meters, first = d->option_start[card];
     int option = k->order[0], best_score = -1, best_floor = -1, any = 0;
     for (int w = 0; w < W; w++) {
-        k->pool[w] = base[w] & k->ok[w] & ~k->played[w];
+        k->pool[w] = k->eligible[w];
         any |= k->pool[w] != 0;
     }
     for (int i = 0; i < n_opt; i++) {
@@ -800,7 +800,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 if (c >= 0) {
                     k->reserved[c >> 6] &= ~(1ULL << (c & 63));
                     /* checked again at display (§5) */
-                    if ((base[c >> 6] & k->ok[c >> 6] & ~k->played[c >> 6]) >> (c & 63) & 1U) {
+                    if (HAS(k->eligible, c)) {
                         card = c;
                     } else {
                         int md = d->mode_of[c];
@@ -816,7 +816,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                  * finds the drawn one: no pool written, no third pass (large decks). */
                 long long n_pool = 0, n_fresh = 0;
                 for (int w = 0; w < W; w++) {
-                    uint64_t p = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w];
+                    uint64_t p = k->eligible[w] & ~k->reserved[w];
                     n_pool += popcount64(p);
                     n_fresh += popcount64(p & ~k->excluded[w]);
                 }
@@ -828,8 +828,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 const uint64_t keep_out = n_fresh ? ~0ULL : 0ULL;
                 uint64_t r = mt_below(gen, (uint64_t)(n_fresh ? n_fresh : n_pool));
                 for (int w = 0; w < W; w++) {
-                    uint64_t v = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w] &
-                                 ~(k->excluded[w] & keep_out);
+                    uint64_t v = k->eligible[w] & ~k->reserved[w] & ~(k->excluded[w] & keep_out);
                     int c = popcount64(v);
                     if (r >= (uint64_t)c) {
                         r -= (uint64_t)c;
@@ -853,6 +852,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             /* Shown. */
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
+            k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
             slot++;
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
@@ -928,7 +928,10 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 if (lv != was) {
                     const uint64_t *off = ROW(d->actor_level, a * d->n_levels + was, W);
                     const uint64_t *on = ROW(d->actor_level, a * d->n_levels + lv, W);
-                    for (int w = 0; w < W; w++) k->ok[w] = (k->ok[w] & ~off[w]) | on[w];
+                    for (int w = 0; w < W; w++) {
+                        k->ok[w] = (k->ok[w] & ~off[w]) | on[w];
+                        k->eligible[w] = (k->eligible[w] & ~off[w]) | (on[w] & base[w] & ~k->played[w]);
+                    }
                 }
             }
             if (zeroed >= 0) break;
