@@ -344,6 +344,12 @@ typedef struct {
     int *meff, *aeff;             /* (target, delta) pairs */
     int level_of[101];
     int *actor_rank, *init_meters, *init_sat;
+    /* Sparse views built by compile_deck (cost linear in the cards, not in cards x groups):
+     * lvl_cards[lvl_start[g]..lvl_start[g + 1]]: the cards of actor_level group g; band_*: the
+     * cards whose ano_minimo is year y (base[y] & ~base[y - 1]), counted per mode when they are
+     * not actor cards (always allowed, §3.1.4), listed when they are. */
+    int *lvl_start, *lvl_cards, *band_mode, *band_actor;
+    int band_n[5], band_actor_start[6];
 } CDeck;
 
 #define ROW(arr, i, w) ((arr) + (size_t)(i) * (size_t)(w))
@@ -353,7 +359,8 @@ static void cdeck_free(CDeck *d) {
     void *ptrs[] = {d->base,      d->non_actor,  d->actor_level, d->linked,      d->attack,
                     d->mode_mask, d->links,      d->mode_of,     d->actor_of,    d->is_attack,
                     d->n_options, d->option_start, d->meff_start, d->aeff_start, d->meff,
-                    d->aeff,      d->actor_rank, d->init_meters, d->init_sat};
+                    d->aeff,      d->actor_rank, d->init_meters, d->init_sat, d->lvl_start,
+                    d->lvl_cards, d->band_mode,  d->band_actor};
     for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++) free(ptrs[i]);
     free(d);
 }
@@ -431,6 +438,53 @@ fail:
     return NULL;
 }
 
+/* The set bits of row `x` appended to out[*n...] (callers size `out`). */
+static void list_bits(const uint64_t *x, int words, int *out, int *n) {
+    for (int w = 0; w < words; w++)
+        for (uint64_t v = x[w]; v; v &= v - 1) out[(*n)++] = w * 64 + ctz64(v);
+}
+
+/* lvl_* and band_* of CDeck from its bit-set rows. Returns 0, or -1 with MemoryError set. */
+static int sparse_views(CDeck *d) {
+    const int W = d->words, groups = d->n_actors * d->n_levels, NMD = d->n_modes;
+    long long total = 0;
+    for (int g = 0; g < groups; g++)
+        for (int w = 0; w < W; w++) total += popcount64(ROW(d->actor_level, g, W)[w]);
+    d->lvl_start = (int *)malloc(sizeof(int) * (size_t)(groups + 1));
+    d->lvl_cards = (int *)malloc(sizeof(int) * (size_t)(total > 0 ? total : 1));
+    d->band_mode = (int *)calloc((size_t)5 * (size_t)(NMD > 0 ? NMD : 1), sizeof(int));
+    d->band_actor = (int *)malloc(sizeof(int) * (size_t)(d->n_cards > 0 ? d->n_cards : 1));
+    if (!d->lvl_start || !d->lvl_cards || !d->band_mode || !d->band_actor) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int n = 0;
+    for (int g = 0; g < groups; g++) {
+        d->lvl_start[g] = n;
+        list_bits(ROW(d->actor_level, g, W), W, d->lvl_cards, &n);
+    }
+    d->lvl_start[groups] = n;
+    n = 0;
+    d->band_n[0] = 0;
+    d->band_actor_start[0] = d->band_actor_start[1] = 0;
+    for (int y = 1; y <= 4; y++) {
+        const uint64_t *now = ROW(d->base, y, W), *before = ROW(d->base, y - 1, W);
+        d->band_n[y] = 0;
+        for (int w = 0; w < W; w++)
+            for (uint64_t v = now[w] & ~before[w]; v; v &= v - 1) {
+                int c = w * 64 + ctz64(v);
+                if (d->actor_of[c] >= 0) {
+                    d->band_actor[n++] = c;
+                } else {
+                    d->band_n[y]++;
+                    d->band_mode[y * NMD + d->mode_of[c]]++;
+                }
+            }
+        d->band_actor_start[y + 1] = n;
+    }
+    return 0;
+}
+
 static PyObject *compile_deck(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sizes, *params, *base, *non_actor, *actor_level, *linked, *attack, *mode_mask,
@@ -495,6 +549,7 @@ static PyObject *compile_deck(PyObject *self, PyObject *args) {
         d->n_options[c] = d->option_start[c + 1] - d->option_start[c];
         if (d->n_options[c] > d->max_options) d->max_options = d->n_options[c];
     }
+    if (sparse_views(d) < 0) goto fail;
     PyObject *capsule = PyCapsule_New(d, "sorteio.CDeck", capsule_free);
     if (capsule == NULL) goto fail;
     return capsule;
@@ -531,6 +586,9 @@ typedef struct {
     uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh, *init_ok;
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
+    int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
+    int *turn_modes, *mode_listed; /* modes counted in this turn (mcount > 0 at some point) */
+    int n_tm;                      /* length of turn_modes (kept across matches: cleared at turns) */
     Ob *obs;
 } Work;
 
@@ -663,14 +721,25 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
     memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
+    /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
+     * (a random slot then knows its pool's size without reading the deck's width). */
+    memset(k->eligible, 0, 8 * (size_t)W);
+    memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
+    long long n_elig = 0;
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     for (;;) { /* one turn per pass (§3.3 start, §3.4 slots, §5 closing) */
         t->turns++;
-        const uint64_t *base = ROW(d->base, year, W);
-        for (int w = 0; w < W; w++) {
-            k->eligible[w] = base[w] & k->ok[w] & ~k->played[w];
+        const uint64_t *base = ROW(d->base, year, W), *before = ROW(d->base, year - 1, W);
+        for (int w = 0; w < W; w++) { /* this year's new cards (never shown before) */
+            k->eligible[w] |= base[w] & ~before[w] & k->ok[w];
             k->reserved[w] = 0;
+        }
+        n_elig += d->band_n[year];
+        for (int md = 0; md < d->n_modes; md++) k->mode_elig[md] += d->band_mode[year * d->n_modes + md];
+        for (int i = d->band_actor_start[year]; i < d->band_actor_start[year + 1]; i++) {
+            int c = d->band_actor[i];
+            if (HAS(k->ok, c)) n_elig++, k->mode_elig[d->mode_of[c]]++;
         }
         int n_obs = 0;
         /* §3.3.1 emergencies: carried first (§5, Em > 7), then closings at or below the limit. */
@@ -778,12 +847,14 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             }
         }
         /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
-        memset(k->mcount, 0, sizeof(int) * (size_t)d->n_modes);
+        for (int i = 0; i < k->n_tm; i++) k->mcount[k->turn_modes[i]] = 0, k->mode_listed[k->turn_modes[i]] = 0;
+        k->n_tm = 0;
         memset(k->excluded, 0, 8 * (size_t)W);
         for (int i = 0; i < n_obs; i++) {
             int c = k->obs[i].card;
             if (c >= 0) {
                 int md = d->mode_of[c];
+                if (!k->mode_listed[md]) k->mode_listed[md] = 1, k->turn_modes[k->n_tm++] = md;
                 if (++k->mcount[md] >= d->mode_limit) {
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
@@ -812,14 +883,22 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 }
             }
             if (card < 0) { /* a random slot (§3.4), or one given up by an obligation (§5) */
-                /* One pass counts the pool and its cards of modes not at the limit, a second
-                 * finds the drawn one: no pool written, no third pass (large decks). */
-                long long n_pool = 0, n_fresh = 0;
-                for (int w = 0; w < W; w++) {
-                    uint64_t p = k->eligible[w] & ~k->reserved[w];
-                    n_pool += popcount64(p);
-                    n_fresh += popcount64(p & ~k->excluded[w]);
+                /* The pool's size from the counts: eligible cards, minus the reserved ones (the
+                 * obligations still to come), minus the eligible cards of modes at the limit that
+                 * are not reserved. Only the pass that finds the drawn card reads the bit sets. */
+                long long n_res = 0, n_out = 0;
+                for (int i = pi; i < n_obs; i++) {
+                    int c = k->obs[i].card;
+                    if (c >= 0 && HAS(k->eligible, c)) {
+                        n_res++;
+                        if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                    }
                 }
+                for (int i = 0; i < k->n_tm; i++) {
+                    int md = k->turn_modes[i];
+                    if (k->mcount[md] >= d->mode_limit) n_out += k->mode_elig[md];
+                }
+                const long long n_pool = n_elig - n_res, n_fresh = n_pool - n_out;
                 if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
                     break; /* §5: fewer eligible cards than slots; the turn ends short */
@@ -838,6 +917,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                     break;
                 }
                 int md = d->mode_of[card];
+                if (!k->mode_listed[md]) k->mode_listed[md] = 1, k->turn_modes[k->n_tm++] = md;
                 if (++k->mcount[md] >= d->mode_limit) {
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
@@ -853,6 +933,8 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
             k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
+            n_elig--;
+            k->mode_elig[d->mode_of[card]]--;
             slot++;
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
@@ -925,12 +1007,27 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 v = v < 0 ? 0 : (v > 100 ? 100 : v);
                 sat[a] = v;
                 int lv = d->level_of[v], was = d->level_of[old];
-                if (lv != was) {
-                    const uint64_t *off = ROW(d->actor_level, a * d->n_levels + was, W);
-                    const uint64_t *on = ROW(d->actor_level, a * d->n_levels + lv, W);
-                    for (int w = 0; w < W; w++) {
-                        k->ok[w] = (k->ok[w] & ~off[w]) | on[w];
-                        k->eligible[w] = (k->eligible[w] & ~off[w]) | (on[w] & base[w] & ~k->played[w]);
+                if (lv != was) { /* the actor's cards of the old level out, the new level's in */
+                    const int off = a * d->n_levels + was, on = a * d->n_levels + lv;
+                    for (int i = d->lvl_start[off]; i < d->lvl_start[off + 1]; i++) {
+                        const int c = d->lvl_cards[i];
+                        const uint64_t bit = 1ULL << (c & 63);
+                        k->ok[c >> 6] &= ~bit;
+                        if (k->eligible[c >> 6] & bit) {
+                            k->eligible[c >> 6] &= ~bit;
+                            n_elig--;
+                            k->mode_elig[d->mode_of[c]]--;
+                        }
+                    }
+                    for (int i = d->lvl_start[on]; i < d->lvl_start[on + 1]; i++) {
+                        const int c = d->lvl_cards[i];
+                        const uint64_t bit = 1ULL << (c & 63);
+                        k->ok[c >> 6] |= bit;
+                        if (base[c >> 6] & ~k->played[c >> 6] & ~k->eligible[c >> 6] & bit) {
+                            k->eligible[c >> 6] |= bit;
+                            n_elig++;
+                            k->mode_elig[d->mode_of[c]]++;
+                        }
                     }
                 }
             }
@@ -1059,11 +1156,15 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.attacked = (int *)calloc((size_t)NA, sizeof(int));
     k.fur = (int *)calloc((size_t)NA, sizeof(int));
     k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_elig = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.turn_modes = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
     int ok = gen && player && lanes && tempered && keys_ok && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
-             k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
+             k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
+             k.turn_modes && k.mode_listed;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
     for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
         ok = ok && *meter_arrays[i];
@@ -1209,6 +1310,9 @@ done:
     free(k.attacked);
     free(k.fur);
     free(k.mcount);
+    free(k.mode_elig);
+    free(k.turn_modes);
+    free(k.mode_listed);
     free(k.order);
     free(k.obs);
     return result;
