@@ -6,8 +6,11 @@
  * random.seed(int) is init_by_array over the seed's 32-bit words (least significant first, one
  * zero word for 0), getrandbits(k) takes the top k bits of one word for k <= 32 and fills words
  * least significant first for k > 32; Rng.below(n) draws getrandbits(n.bit_length()) until the
- * value is below n. The rules then follow sim/kernel.py line for line, on the bitsets of
- * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order).
+ * value is below n. Generators are seeded 32 at a time, side by side (mt_seed_all: the same
+ * words as one init_by_array each). The rules then follow sim/kernel.py, on the bitsets of
+ * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order); the
+ * eligible set and its sizes (in all, per mode) are kept up to date as the match goes, where the
+ * Python kernel rebuilds them with a few big-int operations, so large decks cost less here.
  *
  * tests/test_kernel_differential.py runs the same differential tests against this kernel and the Python one.
  * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
