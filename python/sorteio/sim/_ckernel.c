@@ -22,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_MSC_VER) && !defined(restrict)
+#define restrict __restrict /* C99's restrict, as MSVC spells it */
+#endif
+
 #ifndef KERNEL_SOURCE_ID
 #define KERNEL_SOURCE_ID 0 /* setup.py passes 48 bits of this file's SHA-256 */
 #endif
@@ -127,11 +131,16 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
 }
 
 /* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
- * time (the same results on each: 32-bit integer arithmetic only). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+ * time (the same results on each: 32-bit integer arithmetic only). Clones need the loader's
+ * ifunc support (glibc: manylinux; not musl); elsewhere the portable loops are built alone. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \
+    !defined(SORTEIO_NO_CLONES) /* -DSORTEIO_NO_CLONES: the portable build (tests) */
 #define SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-/* The match loop with popcnt, tzcnt and lzcnt where the CPU has them (x86-64-v3: 2013 on). */
+#if __GNUC__ >= 11 /* the match loop with popcnt, tzcnt and lzcnt (x86-64-v3: 2013 CPUs on) */
 #define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
 #else
 #define SIMD_CLONES
 #define HOT_CLONES
