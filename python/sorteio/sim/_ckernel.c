@@ -675,7 +675,7 @@ static int floor_after(const CDeck *d, const int *after, const int *ranked, int 
 /* match.lookahead_policy: the highest (worst best reply over the cards that could come next,
  * floor after the option); ties: the option shown first. The eligible cards are read from
  * k->played/ok with this card already shown. */
-static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int card, int n_opt) {
+static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
     const int W = d->words, NM = d->n_meters, first = d->option_start[card];
     int option = k->order[0], best_score = -1, best_floor = -1, any = 0;
     for (int w = 0; w < W; w++) {
@@ -967,7 +967,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             const int first = d->option_start[card];
             int option;
             if (policy == POLICY_LOOKAHEAD) {
-                option = lookahead_pick(d, k, base, card, n_opt);
+                option = lookahead_pick(d, k, card, n_opt);
             } else if (policy == POLICY_PROTECT) { /* match.protect_weakest_policy */
                 int best_floor = -1;
                 option = k->order[0];
