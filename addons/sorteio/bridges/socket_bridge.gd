@@ -367,8 +367,8 @@ func _fix_hint() -> String:
 static func _install_command() -> String:
 	# The release zip's installer picks the wheel that fits the user's Python: the compiled
 	# kernel (manylinux, one CPython version) or the pure one (scripts/install_wheel.py).
-	var installer := "res://addons/sorteio/wheel/install.py"
-	if File.new().file_exists(installer):
+	var installer: String = "res://addons/sorteio/wheel/install.py"
+	if FileAccess.file_exists(installer):
 		return "python3 " + ProjectSettings.globalize_path(installer)
 	return "python3 -m pip install " + _package_to_install()
 
