@@ -86,7 +86,9 @@ func load_game() -> void:
 	if not FileAccess.file_exists(SAVE):
 		_status_label.text = "nenhuma partida salva"
 		return
-	if await Sorteio.load_state(JSON.parse_string(FileAccess.get_file_as_string(SAVE))):
+	var json: JSON = JSON.new()  # JSON.parse_string would log an engine error on a corrupt file
+	json.parse(FileAccess.get_file_as_string(SAVE))
+	if await Sorteio.load_state(json.data):
 		_end_panel.visible = Sorteio.is_match_over()
 		_status_label.text = "partida carregada"
 		_refresh_meters(Sorteio.meters)
