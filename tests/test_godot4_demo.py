@@ -3,10 +3,12 @@ pressing its own left/right buttons (--autoplay), over the socket bridge, with G
 as errors, and ends with one line saying how the mandate went."""
 
 import re
+import shutil
+import subprocess
 
 import pytest
 
-from godot4_harness import ROOT, make_project, run_godot
+from godot4_harness import ROOT, godot4, godot_env, make_project, run_godot, user_dir
 
 pytestmark = pytest.mark.godot
 
@@ -39,3 +41,36 @@ def test_the_demo_autoplays_a_whole_match_through_its_buttons(demo, tmp_path, se
     line = re.search(rf"sorteio demo: semente {seed}: (.+)\.", run.log)
     assert line, run.tail()
     assert re.match(r"(fim do mandato|catástrofe)", line.group(1)), line.group(1)
+
+
+def test_the_demo_exported_as_a_pack_plays_from_another_folder(demo, tmp_path):
+    """The top-level export_presets.cfg (linked from the demo) exports the demo's pack with its
+    deck inside (`--export-pack` needs no export template); run with --main-pack from another
+    working folder, the node hands Python a user:// copy of the deck (res:// is the pack now)
+    and removes it: a whole match, and nothing of ours left in user://."""
+    shutil.copy(ROOT / "export_presets.cfg", demo / "export_presets.cfg")
+    pack = tmp_path / "out" / "sorteio_demo.pck"
+    pack.parent.mkdir()
+    allowed = [  # the plugin's editor/ folder is another branch's until they are merged
+        (r"ERROR: .*res://addons/sorteio/editor/plugin.gd", "editor/ not on this branch"),
+    ]
+    run_godot(demo, ["--export-pack", "Linux", str(pack)], tmp_path / "export-home",
+              allowed=allowed, log_name="export-pack")
+    data = pack.read_bytes()
+    assert b"decks/padrao.sorteio.json" in data and b"res://addons/sorteio/sorteio_node.gd" in data
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    home = tmp_path / "player"
+    result = subprocess.run(
+        ["timeout", "-k", "5", "180", godot4(), "--headless", "--main-pack", str(pack), "--",
+         "--autoplay", "--delay=0", "--quit-at-end", "--seed=3"],
+        cwd=elsewhere, env=godot_env(home), capture_output=True, text=True, timeout=210,
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-3000:]
+    assert re.search(r"sorteio demo: semente 3: (fim do mandato|catástrofe)", log), log[-3000:]
+    assert "ERROR" not in log and "WARNING" not in log, log[-3000:]
+    folder = user_dir(home, demo)
+    left = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+    ours = [name for name in left if name.startswith("sorteio")]
+    assert ours == [], left
