@@ -771,7 +771,8 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
 
     Full executables need Godot's export templates, which no package registry ships; the pack
     is what the presets decide (filters, deck included, docs left out)."""
-    assert (DEMO / "export_presets.cfg").resolve() == (ROOT / "godot3" / "export_presets.cfg").resolve()
+    presets = ROOT / "godot3" / "export_presets.cfg"
+    assert (DEMO / "export_presets.cfg").resolve() == presets.resolve()
     pack = tmp_path / "demo.pck"
     _result, log = run_godot(tmp_path, ["--export-pack", preset, str(pack)])
     assert "Invalid export preset" not in log
