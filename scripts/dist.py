@@ -230,7 +230,15 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
     text = INSTALL_GODOT4 if line == "godot4" else INSTALL_GODOT3
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
         for path, rel in addon_files(ADDONS[line]):
-            zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
+            if rel.as_posix() == "README.md" and line == "godot3":
+                # Its link to the protocol climbs out of godot3/ in the repository; in the zip,
+                # docs/ sits beside addons/.
+                text = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
+                zf.writestr(f"{top}/addons/sorteio/README.md", text)
+            else:
+                zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
+        # The one protocol document both addons' READMEs link to (../../docs/protocol.md).
+        zf.write(ROOT / "docs" / "protocol.md", f"{top}/docs/protocol.md")
         for built in wheels:
             zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
         zf.write(ROOT / "scripts" / "install_wheel.py", f"{top}/addons/sorteio/wheel/install.py")

@@ -227,6 +227,11 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
     assert any(n.endswith("/site-packages/sorteio/engine.py") for n in site), "no rules inside"
     assert not [n for n in inside if "/site-packages/click/" in n or "/site-packages/pip/" in n]
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import", ".uid"))]
+    for readme in ("addons/sorteio/README.md", "INSTALL.md"):  # links resolve inside the zip
+        text = zipfile.ZipFile(dist_zips["godot4"]).read(top + readme).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = (Path(top) / readme).parent / target
+            assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
     install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
     assert 'enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")' in install
     assert "glibc >= 2.35" in install and "Windows and macOS" in install
