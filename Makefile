@@ -14,7 +14,7 @@ OLDEST_PYDANTIC ?= pydantic==2.10.*
 # setup.py builds the compiled simulation kernel (sim/_ckernel.c) in place: rebuild when it changes.
 $(BIN)/.installed: pyproject.toml setup.py python/sorteio/sim/_ckernel.c
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,report]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[cli,report,test]'
 	touch $@
 
 setup: $(BIN)/.installed

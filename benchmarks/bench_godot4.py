@@ -4,7 +4,8 @@
 
 Each round runs one Godot 4 process (headless) per bridge on a throwaway project made by the
 engine-test harness (tests/godot4_harness.py), the rounds alternating the bridges, and pools the
-samples of all rounds. benchmarks/godot4_bench.gd times, in GDScript:
+samples of all rounds. tests/godot4/bench_node.gd (beside the engine scenarios, which it
+builds on; gdtoolkit 3 lints benchmarks/*.gd as Godot 3) times, in GDScript:
 
 - start-up: `start_bridge()` to `bridge_ready` (the first of a process apart: it is cold);
   `stop_bridge()` before each restart, timed on its own;
@@ -64,7 +65,7 @@ def load_average() -> str:
 
 
 def run_once(project: Path, mode: str, matches: int, restarts: int, home: Path) -> dict:
-    args = ["-s", "res://bench.gd", "--", f"--bridge={mode}", f"--matches={matches}",
+    args = ["-s", "res://tests/bench_node.gd", "--", f"--bridge={mode}", f"--matches={matches}",
             f"--restarts={restarts}"]
     run = run_godot(project, args, home, timeout=1500, log_name=f"bench-{mode}", allowed=NOISE)
     run.passed("no error")
@@ -87,9 +88,7 @@ def main(argv=None) -> int:
                if mode != "python" or python_bridge.exists()]
     pooled = {label: {key: [] for key, _, _ in MEASURES} for label, _ in bridges}
     with tempfile.TemporaryDirectory() as scratch:
-        bench = (HERE / "godot4_bench.gd").read_text("utf-8")
-        project = make_project(Path(scratch) / "project", name="sorteio bench",
-                               files={"bench.gd": bench}, import_now=False)
+        project = make_project(Path(scratch) / "project", name="sorteio bench", import_now=False)
         if any(mode == "python" for _, mode in bridges):
             # The Python GDExtension with sorteio (scripts/gdextension.sh), as a user installs it.
             install_extension(project)

@@ -331,8 +331,12 @@ func _on_load_pressed() -> void:
 	if not FileAccess.file_exists(SAVE_PATH):
 		_notice.text = "nenhuma partida salva"
 		return
-	var data: Variant = JSON.parse_string(FileAccess.get_file_as_string(SAVE_PATH))
-	await Sorteio.load_state(data)  # a broken file: error_occurred says why, the match is kept
+	# JSON.new().parse, not JSON.parse_string: a corrupt file must not print an engine error.
+	var json: JSON = JSON.new()
+	if json.parse(FileAccess.get_file_as_string(SAVE_PATH)) != OK:
+		_notice.text = "o arquivo salvo está corrompido (%s)" % json.get_error_message()
+		return
+	await Sorteio.load_state(json.data)  # not a save: error_occurred says why, match kept
 
 
 func _save_and_reload() -> void:

@@ -19,9 +19,8 @@ import pytest
 from sorteio.bridge.handler import RequestHandler
 from sorteio.bridge.inprocess import InProcessBridge
 
-ENTRY = (
-    Path(__file__).resolve().parents[1] / "godot3/addons/sorteio/python/sorteio_python_bridge.py"
-)
+ENTRY = (Path(__file__).resolve().parents[1]
+         / "godot3/addons/sorteio/python/sorteio_python_bridge.py")
 
 
 @pytest.fixture()

@@ -7,6 +7,10 @@ and the addon README's example plays whole matches over the socket bridge with t
 Python.
 """
 
+import importlib.util
+import io
+import json
+import os
 import re
 import subprocess
 import sys
@@ -18,35 +22,43 @@ import pytest
 from test_editor import project_godot, unexpected_errors
 from test_godot_engine import ROOT, TIMEOUT, godot_env, run_script, tool
 
-pytestmark = pytest.mark.godot
-
 VERSION = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text("utf-8"),
                     re.M).group(1)
 
 
 @pytest.fixture(scope="module")
-def dist_zip(tmp_path_factory):
+def dist_zips(tmp_path_factory):
+    """Both release zips, {line: path}, from one `make dist` (scripts/dist.py)."""
     out = tmp_path_factory.mktemp("dist")
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "dist.py"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    path = Path(proc.stdout.strip().splitlines()[-1])
-    assert path == out / f"sorteio-{VERSION}.zip" and path.exists()
-    return path
+    paths = [Path(line) for line in proc.stdout.strip().splitlines()[-2:]]
+    assert paths == [out / f"sorteio-{VERSION}-{line}.zip" for line in ("godot4", "godot3")]
+    assert all(path.exists() for path in paths)
+    return dict(zip(("godot4", "godot3"), paths))
+
+
+@pytest.fixture(scope="module")
+def dist_zip(dist_zips):
+    """The Godot 3 zip."""
+    return dist_zips["godot3"]
 
 
 def test_versions_agree_and_the_license_is_in_both_places():
-    cfg = (ROOT / "godot3" / "addons" / "sorteio" / "plugin.cfg").read_text("utf-8")
-    assert f'version="{VERSION}"' in cfg
+    for addon in (ROOT / "addons" / "sorteio", ROOT / "godot3" / "addons" / "sorteio"):
+        assert f'version="{VERSION}"' in (addon / "plugin.cfg").read_text("utf-8"), addon
     assert f"## [{VERSION}]" in (ROOT / "CHANGELOG.md").read_text("utf-8")
     root_license = (ROOT / "LICENSE").read_text("utf-8")
     assert root_license.startswith("MIT License")
-    assert (ROOT / "godot3" / "addons" / "sorteio" / "LICENSE").read_text("utf-8") == root_license
+    for addon in (ROOT / "addons" / "sorteio", ROOT / "godot3" / "addons" / "sorteio"):
+        assert (addon / "LICENSE").read_text("utf-8") == root_license, addon
     assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text("utf-8")
 
 
+@pytest.mark.godot
 def test_the_zip_has_the_asset_library_layout(dist_zip):
-    top = f"sorteio-{VERSION}/"
+    top = f"sorteio-{VERSION}-godot3/"
     names = zipfile.ZipFile(dist_zip).namelist()
     assert all(n.startswith(top) for n in names)
     inside = {n[len(top):] for n in names}
@@ -56,16 +68,17 @@ def test_the_zip_has_the_asset_library_layout(dist_zip):
                    "addons/sorteio/editor/plugin.gd", "addons/sorteio/editor/panel.gd",
                    "addons/sorteio/icons/sorteio_node.svg", "addons/sorteio/icons/sorteio_deck.svg",
                    f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl",
-                   "addons/sorteio/wheel/.gdignore"):
+                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore"):
         assert needed in inside, needed
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import"))]
 
 
+@pytest.mark.godot
 def test_the_install_steps_from_the_zip_alone_play_a_match(dist_zip, tmp_path):
     game = tmp_path / "novo_jogo"
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(dist_zip).extractall(unpacked)
-    source = unpacked / f"sorteio-{VERSION}"
+    source = unpacked / f"sorteio-{VERSION}-godot3"
     install = (source / "INSTALL.md").read_text("utf-8")
     # Step 1: copy addons/sorteio into the project (a real copy, no link to this repository).
     game.mkdir()
@@ -75,12 +88,12 @@ def test_the_install_steps_from_the_zip_alone_play_a_match(dist_zip, tmp_path):
     assert 'enabled=PoolStringArray( "sorteio" )' in install
     (game / "project.godot").write_text(project_godot("Sorteio demo"), encoding="utf-8")
     # Step 3: the wheel inside the zip, into a new venv (its dependencies from the index).
-    wheel = f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl"
-    assert f".venv/bin/pip install {wheel}" in install
+    installer = "addons/sorteio/wheel/install.py"
+    assert f".venv/bin/python {installer}" in install
     venv = game / ".venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q",
-                          "--disable-pip-version-check", str(game / wheel)],
+    pip = subprocess.run([str(venv / "bin" / "python"), str(game / installer), "-q",
+                          "--disable-pip-version-check"],
                          capture_output=True, text=True, timeout=600)
     assert pip.returncode == 0, pip.stdout + pip.stderr
     python = str(venv / "bin" / "python")
@@ -115,4 +128,137 @@ def test_the_install_steps_from_the_zip_alone_play_a_match(dist_zip, tmp_path):
     env["SORTEIO_PYTHON"] = str(bare)
     log = run_script(tmp_path, "print_bridge_error.gd", env=env, project=game)
     hint = re.search(r"BRIDGE-ERROR (.*)", log).group(1)
-    assert f"pip install {game / wheel}" in hint, hint
+    assert f"python3 {game / installer}" in hint, hint
+
+
+# -- the compiled kernel in the zip (issue 16) ----------------------------------------------------
+
+def _installer():
+    spec = importlib.util.spec_from_file_location("install_wheel",
+                                                  ROOT / "scripts" / "install_wheel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_installer_picks_the_compiled_wheel_only_where_it_loads():
+    """install.py: the manylinux wheel for the same CPython on the same machine with a glibc at
+    least the tag's; the pure wheel for another version, machine, an older glibc or no glibc."""
+    choose = _installer().choose
+    pure = "sorteio-0.1.0-py3-none-any.whl"
+    compiled = "sorteio-0.1.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+    both = [pure, compiled]
+    assert choose(both, "cp311", "x86_64", (2, 36)) == compiled
+    assert choose(both, "cp311", "x86_64", (2, 17)) == compiled
+    assert choose(both, "cp311", "x86_64", (2, 12)) == pure  # older glibc than the tag
+    assert choose(both, "cp312", "x86_64", (2, 36)) == pure  # another CPython
+    assert choose(both, "cp38", "x86_64", (2, 36)) == pure
+    assert choose(both, "cp311", "aarch64", (2, 36)) == pure  # another machine
+    assert choose(both, "cp311", "x86_64", None) == pure  # musl, macOS, Windows
+    assert choose(both, "py3", "x86_64", (2, 36)) == pure  # PyPy and others
+    with pytest.raises(LookupError):
+        choose([compiled], "cp312", "x86_64", (2, 36))
+
+
+def test_the_zip_ships_a_manylinux_wheel_tagged_for_this_glibc(dist_zip):
+    """The compiled wheel is repaired by auditwheel: a manylinux tag no newer than the glibc it
+    was built on, for this interpreter's CPython version, with the kernel inside."""
+    names = zipfile.ZipFile(dist_zip).namelist()
+    compiled = [n for n in names if "manylinux" in n and n.endswith(".whl")]
+    assert len(compiled) == 1, names
+    name = compiled[0].rsplit("/", 1)[1]
+    py = f"cp{sys.version_info[0]}{sys.version_info[1]}"
+    assert f"-{py}-{py}-" in name
+    tags = [tuple(map(int, t)) for t in re.findall(r"manylinux_(\d+)_(\d+)_x86_64", name)]
+    glibc = tuple(int(x) for x in os.confstr("CS_GNU_LIBC_VERSION").split()[-1].split(".")[:2])
+    assert tags and max(tags) <= glibc, (name, glibc)
+    inner = zipfile.ZipFile(io.BytesIO(zipfile.ZipFile(dist_zip).read(compiled[0]))).namelist()
+    assert any(n.startswith("sorteio/sim/_ckernel") and n.endswith(".so") for n in inner)
+
+
+def test_the_zips_installer_gives_a_fresh_venv_the_compiled_kernel(dist_zip, tmp_path):
+    """Installing from the zip alone (install.py, as INSTALL.md says) into a new venv of this
+    Python: `sorteio simulate` there runs the compiled kernel, from the venv, not this checkout."""
+    zipfile.ZipFile(dist_zip).extractall(tmp_path)
+    wheel_dir = tmp_path / f"sorteio-{VERSION}-godot3" / "addons" / "sorteio" / "wheel"
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    proc = subprocess.run([python, str(wheel_dir / "install.py"), "-q",
+                           "--disable-pip-version-check"], capture_output=True, text=True,
+                          timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "compiled kernel" in proc.stdout and "manylinux" in proc.stdout, proc.stdout
+    check = subprocess.run(
+        [python, "-c", "import sorteio.sim.kernels as k, sorteio; print(k.kernel_name(), "
+                       "sorteio.__file__)"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SORTEIO_KERNEL")})
+    kernel, where = check.stdout.split()
+    assert kernel == "c" and where.startswith(str(venv)), check.stdout
+    run = subprocess.run([str(venv / "bin" / "sorteio"), "simulate", "--matches", "200",
+                          "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                         env={k: v for k, v in os.environ.items() if k != "SORTEIO_KERNEL"})
+    assert run.returncode == 0 and json.loads(run.stdout)["kernel"] == "c", run.stderr
+
+
+# -- the Godot 4 zip (issue 13) -------------------------------------------------------------------
+
+EXTENSION = "addons/godot-python-extension"
+
+
+@pytest.mark.godot
+def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist_zips):
+    top = f"sorteio-{VERSION}-godot4/"
+    names = zipfile.ZipFile(dist_zips["godot4"]).namelist()
+    assert all(n.startswith(top) for n in names)
+    inside = {n[len(top):] for n in names}
+    for needed in ("INSTALL.md", "LICENSE", "CHANGELOG.md", "sorteio.pyextension",
+                   "addons/sorteio/plugin.cfg", "addons/sorteio/sorteio_node.gd",
+                   "addons/sorteio/sorteio_card.gd", "addons/sorteio/sorteio_deck.gd",
+                   "addons/sorteio/bridges/socket_bridge.gd",
+                   "addons/sorteio/bridges/python_bridge.gd", "addons/sorteio/editor/plugin.gd",
+                   f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl",
+                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore",
+                   f"{EXTENSION}/python.gdextension",
+                   f"{EXTENSION}/licenses/CPython.LICENSE.txt"):
+        assert needed in inside, needed
+    site = [n for n in inside if "/site-packages/sorteio/" in n]
+    assert any(n.endswith("/site-packages/sorteio/engine.py") for n in site), "no rules inside"
+    assert not [n for n in inside if "/site-packages/click/" in n or "/site-packages/pip/" in n]
+    assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import", ".uid"))]
+    for readme in ("addons/sorteio/README.md", "INSTALL.md"):  # links resolve inside the zip
+        text = zipfile.ZipFile(dist_zips["godot4"]).read(top + readme).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = (Path(top) / readme).parent / target
+            assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
+    install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
+    assert 'enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")' in install
+    assert "glibc >= 2.35" in install and "Windows and macOS" in install
+
+
+@pytest.mark.godot
+def test_the_godot4_zip_installed_into_a_new_project_plays_a_match_in_process(dist_zips, tmp_path):
+    """INSTALL.md's steps from the zip alone: addons/ and sorteio.pyextension copied into a new
+    Godot 4 project, the plugin enabled; a whole match plays on the in-process bridge (the
+    extension's own Python, with the rules the zip carries)."""
+    from godot4_harness import import_project, make_project, run_script
+    from test_godot4_python import NOISE
+
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(dist_zips["godot4"]).extractall(unpacked)
+    source = unpacked / f"sorteio-{VERSION}-godot4"
+    game = make_project(
+        tmp_path / "novo_jogo", name="novo jogo", link_addon=False, import_now=False,
+        settings={"editor_plugins": {"enabled": 'PackedStringArray("res://addons/sorteio/plugin.cfg")'}},
+    )
+    subprocess.run(["cp", "-r", str(source / "addons"), str(game)], check=True)
+    subprocess.run(["cp", str(source / "sorteio.pyextension"), str(game)], check=True)
+    # What the editor writes when it first opens a project holding a .gdextension (step 3).
+    (game / ".godot").mkdir(exist_ok=True)
+    (game / ".godot" / "extension_list.cfg").write_text(f"res://{EXTENSION}/python.gdextension\n")
+    import_project(game, allowed=NOISE)
+    run = run_script(game, "test_autoplay.gd", "--seed=5", home=tmp_path / "home", allowed=NOISE)
+    run.passed()
+    assert run.lines("BRIDGE") == ["python"], run.tail()
+    assert run.lines("MATCH seed=5"), run.tail()

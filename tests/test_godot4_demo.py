@@ -14,6 +14,8 @@ import pytest
 
 from godot4_harness import ROOT, import_project, run_godot, user_dir, warning_levels
 
+pytestmark = pytest.mark.godot
+
 DEMO = ROOT / "demo_project"
 
 

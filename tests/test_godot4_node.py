@@ -228,11 +228,16 @@ def test_the_readme_first_game_plays_saves_loads_and_restarts(tmp_path):
     load_game() bringing the saved card back, restart(); its push_error on any error_occurred
     would fail the run (no ERROR line allowed)."""
     project = make_project(tmp_path / "game", files={"readme_example.gd": readme_example()})
-    run = run_script(project, "run_readme_example.gd", home=tmp_path / "home")
+    allowed = [  # the example reports every error_occurred with push_error, as it should
+        (r"ERROR: sorteio bad_request: load_state needs", "the test's corrupt save files"),
+    ]
+    run = run_script(project, "run_readme_example.gd", home=tmp_path / "home", allowed=allowed)
     run.passed(
         "the example plays a whole match",
         "load_game() brings the saved card back",
         "restart() begins a new match",
+        'a save file holding "" is refused and the match kept',
+        'a save file holding "[1, 2]" is refused and the match kept',
     )
     assert re.search(r"EXAMPLE drawn=\d+ reason=(catastrophe|end_of_mandate)", run.log)
     assert re.search(r"^1\.1 .+ \[.+\] .+$", run.log, re.M), "the example prints the card"

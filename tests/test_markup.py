@@ -110,7 +110,7 @@ def test_simulate_prints_and_reports_a_markup_deck_as_text(markup_deck, tmp_path
     assert "[bold]" in text
     page = (out / "report.html").read_text(encoding="utf-8")
     assert marked("Padrão") in page  # the deck's name, as text
-    assert page.count("data:image/png;base64,") == 5  # every plot rendered, $x$ labels too
+    assert page.count("data:image/svg+xml;base64,") == 5  # every plot rendered, $x$ labels too
     text = clean(sorteio("simulate", "--deck", deck, "--matches", "10", "--jobs", "1",
                          "--per-card", "--out", str(tmp_path / "pc")))
     assert "[bold]" in text  # --per-card: the table's ids and names as text

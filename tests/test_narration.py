@@ -5,6 +5,7 @@ word boundaries in an 80-column terminal, and a heading for the preview of a mid
 import io
 import json
 
+import pytest
 from rich.console import Console
 
 from cli_run import sorteio
@@ -102,3 +103,25 @@ def test_play_json_carries_each_reason_texto():
     turns = [e for e in data["events"] if e["event"] == "turn_started"]
     assert all("texto" in m for t in turns for m in t["mandatory"])
     assert data["ending"]["texto"].startswith(("fim do mandato", "catástrofe"))
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_say_lines_prints_the_bytes_say_prints_line_by_line(terminal):
+    """Issue 16: ``sorteio validate`` prints a big deck's warnings in batches (one rich print per
+    2,000 lines, not per line); wrapped in a terminal or whole in a file, the output is the
+    same as one ``say`` per line, batch edges included."""
+    from sorteio.narration import say, say_lines
+
+    lines = [(("warning", "yellow"), ": ", "x" * i + " palavra" * (i % 13))
+             for i in range(0, 400, 7)]
+
+    def console():
+        return Console(file=io.StringIO(), force_terminal=terminal, width=60, highlight=False,
+                       markup=False, emoji=False)
+
+    one, batched = console(), console()
+    for parts in lines:
+        say(one, *parts)
+    say_lines(batched, lines, batch=5)
+    assert batched.file.getvalue() == one.file.getvalue()
+    assert one.file.getvalue().count("warning") == len(lines)

@@ -65,11 +65,32 @@ def test_html_report_is_self_contained_with_its_plots(sweep, tmp_path):
         sweep.scenarios[3].diff = old
     page = path.read_text(encoding="utf-8")
     # rates, mandatory slots per turn, cards, modes, meters by year
-    assert page.count("data:image/png;base64,") == 5
+    assert page.count("data:image/svg+xml;base64,") == 5
     assert "src='http" not in page and "<script" not in page
     assert page.count("<tr class='flag'>") == 1 and "<tr class='base'>" in page
     assert "Catastrophe rate per parameter value" in page and "Meters by year" in page
     assert "Mandatory slots per turn" in page
+
+
+@pytest.mark.plots
+def test_html_report_plots_are_svg_with_their_text_as_text(sweep, tmp_path):
+    """Issue 16 (the report's CPU): vector plots, text kept as text (svg.fonttype none), so the
+    meters' display names and the card ids are in the figures as typed, searchable."""
+    import base64
+    import re
+
+    from sorteio.sim.report import write_html
+    from sorteio.wording import Names
+
+    path = tmp_path / "r.html"
+    write_html(sweep, path, {"caixa": 50}, Names.of(load_deck("curto")))
+    figures = [base64.b64decode(b).decode("utf-8") for b in
+               re.findall(r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)", path.read_text("utf-8"))]
+    assert len(figures) == 5 and all(f.lstrip().startswith("<?xml") for f in figures)
+    cards, meters = figures[2], figures[4]
+    assert all(c in cards for c in sweep.scenarios[0].card_frequency())
+    assert "Saúde" in meters and "Desinformação" in figures[3]  # display names (modes too)
+    assert "<text" in meters and "glyph" not in meters  # text, not outlines
 
 
 @pytest.mark.plots
@@ -119,7 +140,7 @@ def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
     deck = load_deck("padrao")
     result = run_sweep(deck, {}, matches=10, seed=1, jobs=1)
     labels = []
-    real_png = report._png
+    real_svg = report._svg
 
     def capture(fig):
         for ax in fig.axes:
@@ -128,9 +149,9 @@ def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
             legend = ax.get_legend()
             if legend is not None:
                 labels.extend(t.get_text() for t in legend.get_texts())
-        return real_png(fig)
+        return real_svg(fig)
 
-    monkeypatch.setattr(report, "_png", capture)
+    monkeypatch.setattr(report, "_svg", capture)
     names = Names.of(deck)
     names.modes["cultura"] = "Cultura $x$"
     report.write_html(result, tmp_path / "r.html", {m.id: m.inicial for m in deck.medidores},

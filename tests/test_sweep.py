@@ -18,10 +18,12 @@ import pytest
 
 from sorteio.deck import Parameters
 from sorteio.loader import load_deck
+from sorteio.sim import sweep as sweep_module
 from sorteio.sim.simulate import simulate
 from sorteio.sim.sweep import (
     SweepError,
     build_scenarios,
+    default_chunk,
     paired_difference,
     parse_param,
     parse_values,
@@ -114,6 +116,21 @@ def test_paired_difference():
     assert paired_difference(b"\x01\x01", b"\x01\x01") == (0.0, 0.0, 0.0)
 
 
+@pytest.mark.parametrize("values", [(0, 1), (0, 1, 2, 255)])
+def test_paired_difference_counts_like_the_per_match_loop(values):
+    """The bit-operation count (0/1 outcomes) and the fallback (any other bytes) give the
+    per-match loop's counts, on random outcomes of unequal lengths (the shorter one decides)."""
+    rng = random.Random(16)
+    for n in (0, 1, 7, 64, 3001):
+        a = bytes(rng.choice(values) for _ in range(n))
+        b = bytes(rng.choice(values) for _ in range(n + 3))
+        up = sum(1 for x, y in zip(a, b) if x > y)
+        down = sum(1 for x, y in zip(a, b) if x < y)
+        mean = (up - down) / n if n else 0.0
+        assert paired_difference(a, b)[0] == pytest.approx(mean)
+        assert paired_difference(bytearray(a), b) == paired_difference(a, b)
+
+
 # -- the sweep ----------------------------------------------------------------------------------
 
 def _rows(result):
@@ -151,6 +168,45 @@ def test_sweep_does_not_depend_on_executor_workers_or_chunks():
     processes = run_sweep(deck, grid, matches=60, seed=9, jobs=2, chunk=25)
     assert _rows(inline) == _rows(threads) == _rows(processes)
     assert not inline.interrupted and len(inline.scenarios) == inline.total_scenarios == 5
+
+
+def test_chunks_are_even_and_capped_per_kernel():
+    """Every core (issue 16): a scenario splits into equal chunks (no 2,500 + 500), at most
+    ``CHUNK_CAP`` matches each, and a sweep keeps >= 4 chunks per worker when it can."""
+    assert default_chunk(99, 3000, 2, "c") == 3000  # §7: one chunk per scenario, 99 chunks
+    assert default_chunk(99, 3000, 2, "python") == 1000
+    assert default_chunk(1, 3000, 2, "c") == 375  # 8 chunks for 2 workers
+    assert default_chunk(1, 10**6, 2, "c") == 4000
+    assert default_chunk(10, 10001, 2, "c") == 3334  # 3 chunks of 3,334 / 3,334 / 3,333
+    assert default_chunk(1, 1, 2) == 1
+
+
+def test_own_workers_get_the_deck_once_and_chunks_carry_its_key(monkeypatch):
+    """Our own pool's chunks name the deck by a 16-character key (the JSON, ~70 KB on padrao,
+    went with every chunk before); a plugged-in executor still gets the JSON itself."""
+    sent = []
+    real = sweep_module.ProcessPoolExecutor
+
+    class Spy(real):
+        def submit(self, fn, *args, **kwargs):
+            sent.append((fn, args[0]))
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(sweep_module, "ProcessPoolExecutor", Spy)
+    deck = load_deck("curto")
+    own = run_sweep(deck, {"teto_obrigatorias": [2, 4]}, matches=40, seed=5, jobs=2, chunk=10)
+    assert sent and all(fn is sweep_module._run_local_chunk and len(arg) == 16
+                        for fn, arg in sent)
+    with ThreadPoolExecutor(2) as pool:
+        submit = pool.submit
+        sent.clear()
+        monkeypatch.setattr(pool, "submit", lambda fn, *args: sent.append((fn, args[0])) or
+                            submit(fn, *args))
+        plugged = run_sweep(deck, {"teto_obrigatorias": [2, 4]}, matches=40, seed=5,
+                            executor=pool, chunk=10)
+    assert sent and all(fn is sweep_module.run_chunk and arg == deck.model_dump_json()
+                        for fn, arg in sent)
+    assert _rows(own) == _rows(plugged)
 
 
 def test_the_seed_makes_the_sweep_reproducible_and_changes_it():
@@ -236,7 +292,7 @@ def test_simulate_sweep_writes_csv_json_and_html(tmp_path):
         assert key in rows[0]
     assert json.loads((out / "sweep.json").read_text(encoding="utf-8"))["scenarios"]
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == 5 and "<script" not in page
+    assert page.count("data:image/svg+xml;base64,") == 5 and "<script" not in page
 
 
 def test_simulate_without_param_is_one_scenario_and_keeps_its_old_options():

@@ -210,11 +210,13 @@ func _process(_delta: float) -> void:
 
 func _exit_tree() -> void:
 	_close_bridge()
+	_remove_temporary_files()
 
 
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_WM_CLOSE_REQUEST or what == NOTIFICATION_PREDELETE:
 		_close_bridge()
+		_remove_temporary_files()
 
 
 # -- the bridge ------------------------------------------------------------------------------
@@ -712,7 +714,6 @@ func _close_bridge() -> void:
 		_bridge.close()
 		_bridge = null
 	_announced = false
-	_remove_temporary_files()
 
 
 func _autostart() -> void:
@@ -883,8 +884,8 @@ func _deck_for_python(path: String) -> Variant:
 		return path  # absolute path or a built-in deck name ("padrao", "curto")
 	if path.begins_with("user://"):
 		return ProjectSettings.globalize_path(path)
-	if FileAccess.file_exists(path) and not OS.has_feature("template"):
-		return ProjectSettings.globalize_path(path)
+	if _on_disk(path):
+		return ProjectSettings.globalize_path(path)  # res:// is a folder on disk (the editor)
 	if FileAccess.file_exists(path):
 		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
 		return _deck_copy(FileAccess.get_file_as_string(path), path.get_file())
@@ -901,13 +902,21 @@ func _deck_for_python(path: String) -> Variant:
 	return null
 
 
+static func _on_disk(path: String) -> bool:
+	# True when the res:// file is a file Python can open: res:// maps to a folder (the editor,
+	# a project run from its folder), not to a pack (an export, --main-pack, where the
+	# "globalized" path is relative or names nothing).
+	var absolute: String = ProjectSettings.globalize_path(path)
+	return absolute.is_absolute_path() and FileAccess.file_exists(absolute)
+
+
 func _deck_resource_for_python(resource: SorteioDeck) -> String:
 	# Its source file while it is on disk (the editor, a run from the project folder), else the
 	# text the resource carries, copied where Python can read it.
 	var path: String = resource.source_path if resource.source_path != "" else resource.resource_path
 	if path.begins_with("res://") and path.get_extension() == "json":
-		if not OS.has_feature("template") and FileAccess.file_exists(path):
-			return ProjectSettings.globalize_path(path)
+		if _on_disk(path):
+			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
 	var file_name: String = path.get_file() if path != "" else "resource.json"
 	return _deck_copy(resource.json_text, file_name)
 

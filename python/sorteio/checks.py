@@ -5,7 +5,7 @@ from collections import Counter
 from pathlib import Path
 from typing import List, Union
 
-from .compiled import compile_deck
+from .compiled import compile_deck, paused_gc
 from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
 from .loader import DeckError, load_deck, resolve_deck_path
@@ -99,8 +99,9 @@ def validation_report(deck_path: Union[str, Path, None]) -> dict:
     except DeckError as exc:
         return {"file": exc.source, "valid": False, "errors": issue_rows(exc.source, exc.issues),
                 "warnings": [], "summary": None}
-    warnings = deck_warnings(deck)
+    with paused_gc():  # bulk rows (3 per card on a deck without texts), no garbage cycles
+        warnings = issue_rows(source, deck_warnings(deck))
     summary = {"cards": len(deck.cartas), "playable": sum(c.playable for c in deck.cartas),
                "meters": len(deck.medidores), "actors": len(deck.atores)}
-    return {"file": source, "valid": True, "errors": [],
-            "warnings": issue_rows(source, warnings), "summary": summary}
+    return {"file": source, "valid": True, "errors": [], "warnings": warnings,
+            "summary": summary}

@@ -23,7 +23,7 @@ from .errors import SorteioError, StateError
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
-from .narration import Printer, err, error_line, heading, out, say, warning_line
+from .narration import Printer, err, error_line, error_lines, heading, out, say, warning_lines
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
@@ -288,12 +288,10 @@ def validate(deck_path, as_json) -> None:
         if not report["valid"]:
             sys.exit(BAD_INPUT)
         return
-    for row in report["errors"]:
-        error_line(_row_text(row))
+    error_lines(_row_text(row) for row in report["errors"])
     if not report["valid"]:
         sys.exit(BAD_INPUT)
-    for row in report["warnings"]:
-        warning_line(_row_text(row))
+    warning_lines(_row_text(row) for row in report["warnings"])
     summary = report["summary"]
     out.print(Text(f"{report['file']}: ok — {summary['cards']} cards ({summary['playable']} "
                    f"playable), {summary['meters']} meters, {summary['actors']} actors, "
@@ -317,6 +315,43 @@ def schema(of_situation) -> None:
 # `simulate` (GDD 06 §7 sweeps) and `lint` (deck coverage) live in sim/commands.py.
 cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
+
+
+@cli.group()
+def sheet() -> None:
+    """A deck as a spreadsheet and back: export, edit in Excel, LibreOffice or Google Sheets,
+    import (README "Spreadsheets")."""
+
+
+@sheet.command("export")
+@click.argument("deck_path", metavar="DECK")
+@click.argument("out_path", metavar="OUT.xlsx|OUT.csv")
+def sheet_export(deck_path, out_path) -> None:
+    """Write DECK (a file or a built-in deck) as a workbook (.xlsx) or one CSV file (.csv)."""
+    from .sheets import export_deck, format_issue
+
+    done = export_deck(deck_path, out_path)
+    for issue in done.warnings:
+        warning_line(format_issue(done.file, issue))
+    what = ("workbook" if done.format == "xlsx"
+            else "CSV for Excel pt-BR: UTF-8 with BOM, ';' between cells")
+    say(out, f"{done.file}: {done.cards} cards from {done.deck} ({what})")
+
+
+@sheet.command("import")
+@click.argument("sheet_path", metavar="SHEET")
+@click.argument("out_path", metavar="OUT.json")
+def sheet_import(sheet_path, out_path) -> None:
+    """Read SHEET (.xlsx or .csv) as a deck, check it (every problem names its cell, card and
+    column; nothing is written then, exit 2) and write OUT.json, keeping the key order of the
+    OUT.json it replaces."""
+    from .sheets import import_sheet
+
+    done = import_sheet(sheet_path, out_path)
+    deck = done.deck
+    kept = "; key order kept from the file it replaced" if done.shaped else ""
+    say(out, f"{done.file}: {len(deck.cartas)} cards, {len(deck.medidores)} meters, "
+            f"{len(deck.atores)} actors from {done.sheet}{kept}")
 
 
 @cli.command()

@@ -149,9 +149,9 @@ class CompiledDeck:
 
 def deck_fingerprint(deck: Deck) -> str:
     """SHA-256 (16 hex digits) of the deck's canonical JSON: ties a saved match to its deck."""
-    data = deck.model_dump(mode="json")
-    if not data["modos"]:  # a deck without mode names keeps the fingerprint it had before them
-        del data["modos"]
-    with paused_gc():
+    with paused_gc():  # the dump is a bulk build too (a million objects for 30,000 cards)
+        data = deck.model_dump(mode="json")
+        if not data["modos"]:  # a deck without mode names keeps the fingerprint it had before
+            del data["modos"]
         text = json.dumps(data, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -330,12 +330,13 @@ def reference_issues(deck: Any) -> List[Issue]:
     functions = sorted({f for _, lv in _entries(deck, "niveis")
                         for f in [_ident(lv, "funcao")] if f is not None})
     declared = [d for _, md in _entries(deck, "modos") for d in [_ident(md)] if d is not None]
+    known_modes = set(declared)  # a set: a deck may declare thousands of modes
     for i, card in _entries(deck, "cartas"):
         here = f"cartas.{i}"
         card_id = _ident(card) or f"#{i}"
         kind = _card_type(card)
         modo = _ident(card, "modo")
-        if declared and modo is not None and modo not in declared:
+        if declared and modo is not None and modo not in known_modes:
             issues.append(Issue(card_id, f"{here}.modo",
                                 f"unknown mode '{modo}' (modos declares: "
                                 f"{', '.join(declared)})"))

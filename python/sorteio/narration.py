@@ -7,7 +7,7 @@ and print as they are (``[bold]`` in a card title is text, not a style); styles 
 ``rich.text.Text``, never with markup in an f-string.
 """
 
-from typing import List, Optional
+from typing import Iterable, List, Optional
 
 from rich.console import Console
 from rich.text import Text
@@ -49,6 +49,35 @@ def say(console_: Console, *parts) -> None:
     """Print one line of text; in a terminal it wraps at word boundaries, in a file it is kept
     whole (a file reader has no width)."""
     console_.print(styled(*parts), soft_wrap=not console_.is_terminal)
+
+
+def say_lines(console_: Console, lines: Iterable[tuple], batch: int = 2000) -> None:
+    """``say`` for many lines (each a tuple of ``say``'s parts), the same bytes: one rich print
+    per ``batch`` lines instead of one per line (rich spends ~0.15 ms on each print call, which
+    was 13 of the 15 s ``sorteio validate`` took on a 30,000-card deck's 90,000 warnings)."""
+    wrap = not console_.is_terminal
+    pending: List[Text] = []
+
+    def flush() -> None:
+        if pending:
+            console_.print(Text("\n").join(pending), soft_wrap=wrap)
+            pending.clear()
+
+    for parts in lines:
+        pending.append(styled(*parts))
+        if len(pending) >= batch:
+            flush()
+    flush()
+
+
+def error_lines(messages: Iterable[str]) -> None:
+    """``error_line`` for each message, in batches (``say_lines``)."""
+    say_lines(err, ((("error", "red"), ": ", printable(m)) for m in messages))
+
+
+def warning_lines(messages: Iterable[str]) -> None:
+    """``warning_line`` for each message, in batches (``say_lines``)."""
+    say_lines(err, ((("warning", "yellow"), ": ", printable(m)) for m in messages))
 
 
 def error_line(message: str) -> None:

@@ -26,6 +26,19 @@ func scenario() -> void:
 	example.call("restart")
 	var restarted: Array = await wait_for(sorteio.card_drawn, 30.0)
 	check(restarted.size() == 1 and sorteio.year == 1 and sorteio.slot == 1, "restart() begins a new match")
+	# What a player's disk may hold instead of a save: refused, the match kept, no engine error
+	# but the example's own push_error of error_occurred.
+	for corrupt: String in ["", "{\"state\": ", "[1, 2]", "null"]:
+		var file: FileAccess = FileAccess.open("user://partida.json", FileAccess.WRITE)
+		file.store_string(corrupt)
+		file.close()
+		var codes: Array = []
+		var on_error: Callable = func(_message: String, code: String) -> void: codes.append(code)
+		sorteio.error_occurred.connect(on_error)
+		await example.call("load_game")
+		sorteio.error_occurred.disconnect(on_error)
+		check(codes == ["bad_request"] and sorteio.is_match_in_play() and sorteio.year == 1,
+			"a save file holding %s is refused and the match kept" % JSON.stringify(corrupt), str(codes))
 
 
 func _on_card(card: SorteioCard) -> void:

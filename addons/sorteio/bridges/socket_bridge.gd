@@ -356,12 +356,21 @@ func _fix_hint() -> String:
 		return "The frozen server shipped with the game failed; export the game again"
 	return (
 		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
-		+ "(python3 -m pip install "
-		+ _package_to_install()
+		+ "("
+		+ _install_command()
 		+ ", see addons/sorteio/README.md, Install); "
 		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
 		+ "python_executable at that interpreter"
 	)
+
+
+static func _install_command() -> String:
+	# The release zip's installer picks the wheel that fits the user's Python: the compiled
+	# kernel (manylinux, one CPython version) or the pure one (scripts/install_wheel.py).
+	var installer: String = "res://addons/sorteio/wheel/install.py"
+	if FileAccess.file_exists(installer):
+		return "python3 " + ProjectSettings.globalize_path(installer)
+	return "python3 -m pip install " + _package_to_install()
 
 
 static func _package_to_install() -> String:

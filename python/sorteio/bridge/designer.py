@@ -1,4 +1,5 @@
-"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate.
+"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate,
+spreadsheets.
 
 The same answers the CLI gives (``sorteio validate``, ``lint``, ``turn``, ``simulate``), as plain
 JSON-safe dicts for a bridge to carry; the panel only draws them (no rule or statistic is computed
@@ -292,11 +293,103 @@ class SimulationJob:
         return self._result
 
 
+PER_CARD_CHUNK = 500  # matches per chunk of a per-card job (C kernel ~2 ms, Python ~35 ms)
+
+
+class PerCardJob:
+    """``sorteio simulate --per-card`` played a chunk at a time (``percard_study.PerCardPlan``):
+    rounds until every card's Δ catastrophe is known to ``precision`` points or the cap, then
+    Benjamini-Hochberg. ``total`` grows after each round (the matches the cards still need)."""
+
+    def __init__(self, deck: Any, seed: int, policy: str, precision: float,
+                 max_matches: int) -> None:
+        from ..sim.percard_study import PerCardPlan
+
+        self.deck = deck
+        self.plan = PerCardPlan(deck, seed, policy, precision, max_matches,
+                                chunk=PER_CARD_CHUNK)
+        self._deck_json = deck.model_dump_json()
+        self._work = iter(self.plan.work())
+        self._result: Optional[Dict[str, Any]] = None
+
+    @property
+    def done(self) -> int:
+        return self.plan.done
+
+    @property
+    def total(self) -> int:
+        return self.plan.progress().planned
+
+    @property
+    def finished(self) -> bool:
+        return self.plan.finished
+
+    def extra(self) -> Dict[str, Any]:
+        p = self.plan.progress()
+        return {"round": p.round if self.finished else p.round + 1,
+                "cards_settled": p.settled, "cards": p.cards}
+
+    def step(self, budget_ms: int) -> None:
+        """Play chunks until ``budget_ms`` has passed (at least one), ending rounds as they
+        complete."""
+        deadline = time.perf_counter() + budget_ms / 1000
+        plan = self.plan
+        params = plan.scenarios[0].params
+        while not plan.finished:
+            item = next(self._work, None)
+            if item is None:
+                plan.end_round()
+                self._work = iter(plan.work())
+                continue
+            s_index, start, count = item
+            plan.add(item, run_chunk(self._deck_json, params, plan.policy, plan.seed, start,
+                                     count, None, plan.scenarios[s_index].without,
+                                     plan.keep_meters(s_index)))
+            if time.perf_counter() >= deadline:
+                break
+
+    def result(self) -> Dict[str, Any]:
+        """The figures ``sorteio simulate --per-card --json`` prints (``percard_report``), with
+        ``names`` (id -> display name) and ``kernel``."""
+        if self._result is None:
+            from ..sim.kernels import kernel_name
+            from ..sim.percard_report import per_card_json
+
+            data = per_card_json(self.plan.result(kernel_name(), 1))
+            names = Names.of(self.deck)
+            data["names"] = {"medidores": names.meters, "modos": names.modes,
+                             "atores": names.actors}
+            self._result = json.loads(json.dumps(data))
+        return self._result
+
+
+def _per_card_params(params: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """``per_card``: null/false (a sweep), true (the defaults) or ``{"precision": points,
+    "max_matches": n}``."""
+    from ..sim.percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
+
+    value = params.get("per_card")
+    if value is None or value is False:
+        return None
+    if value is True:
+        value = {}
+    if not isinstance(value, dict):
+        raise DesignerError("bad_request", "'per_card' must be true, false, null or an object "
+                                           "{precision, max_matches}")
+    precision = value.get("precision", DEFAULT_HALF_WIDTH_PP)
+    if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
+            or not 0.01 <= precision <= 50):
+        raise DesignerError("bad_request", "'per_card.precision' must be a number of points "
+                                           "from 0.01 to 50")
+    cap = _int(value, "max_matches", DEFAULT_MAX_MATCHES, 1, 1_000_000)
+    return {"precision": float(precision), "max_matches": cap}
+
+
 class Simulations:
     """The running simulation jobs of one handler, by id."""
 
     def __init__(self) -> None:
-        self.jobs: Dict[int, SimulationJob] = {}
+        self.jobs: Dict[int, Any] = {}  # SimulationJob or PerCardJob
         self._ids = itertools.count(1)
 
     def start(self, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -304,10 +397,17 @@ class Simulations:
         ``seed`` (default 0); ``policy``; ``sweep``: list of ``"name=values"`` strings as
         ``sorteio simulate --param`` takes (e.g. ``"teto_obrigatorias=2..4"``), or null for the
         deck's own parameters only; ``situation``: a situation file's path (or ``secao4``) every
-        match starts from (``sorteio simulate --situation``; no sweep then), or null. Result
-        ``{"job", "total", "scenarios"}``."""
+        match starts from (``sorteio simulate --situation``; no sweep then), or null;
+        ``per_card``: true or ``{"precision": points (default 0.2), "max_matches": per card
+        (default 200,000)}`` for the per-card study instead of a sweep (``PerCardJob``;
+        ``matches``, ``sweep`` and ``situation`` are then not taken). Result ``{"job", "total",
+        "scenarios"}``."""
         deck = load_deck(_deck_param(params))
+        per_card = _per_card_params(params)
         situation_path = _path_param(params, "situation")
+        if per_card is not None and situation_path:
+            raise DesignerError("bad_request", "'per_card' plays whole matches of the deck: "
+                                               "give no 'situation'")
         situation = load_situation(situation_path, deck) if situation_path else None
         matches = _int(params, "matches", DEFAULT_MATCHES, 1, 1_000_000)
         seed = _int(params, "seed", 0, 0, 2**31 - 1)
@@ -316,6 +416,7 @@ class Simulations:
         if not isinstance(sweep, list) or not all(isinstance(s, str) for s in sweep):
             raise DesignerError("bad_request", "'sweep' must be a list of 'name=values' strings")
         grid: Dict[str, List[int]] = {}
+        job: Any
         if situation is not None and sweep:
             raise DesignerError("bad_request", "a simulation from a 'situation' runs the deck's "
                                 "own parameters: no 'sweep'")
@@ -323,19 +424,27 @@ class Simulations:
             for text in sweep:
                 name, values = parse_param(text)
                 grid[name] = values
-            job = SimulationJob(deck, grid, matches, seed, policy, situation)
+            if per_card is not None:
+                if grid:
+                    raise DesignerError("bad_request", "'per_card' compares cards under the "
+                                                       "deck's own parameters: give no 'sweep'")
+                job = PerCardJob(deck, seed, policy, **per_card)
+            else:
+                job = SimulationJob(deck, grid, matches, seed, policy, situation)
         except SweepError as exc:
             raise DesignerError("bad_request", str(exc)) from None
         while len(self.jobs) >= MAX_JOBS:
             del self.jobs[min(self.jobs)]
         ident = next(self._ids)
         self.jobs[ident] = job
-        return {"job": ident, "total": job.total, "scenarios": len(job.scenarios)}
+        scenarios = len(job.plan.scenarios) if per_card is not None else len(job.scenarios)
+        return {"job": ident, "total": job.total, "scenarios": scenarios}
 
     def step(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_step`` [``job``, ``budget_ms`` 1-5000, default 150]: plays on. Result
         ``{"job", "done", "total", "finished", "result"}``; ``result`` (the figures, see
-        ``SimulationJob.result``) only once finished, when the job is forgotten."""
+        ``SimulationJob.result`` and ``PerCardJob.result``) only once finished, when the job is
+        forgotten. A per-card job adds ``round``, ``cards_settled`` and ``cards``."""
         job_id = self._job_id(params)
         job = self.jobs[job_id]
         job.step(_int(params, "budget_ms", DEFAULT_BUDGET_MS, 1, 5000))
@@ -343,8 +452,11 @@ class Simulations:
         if job.finished:
             result = job.result()
             del self.jobs[job_id]
-        return {"job": job_id, "done": job.done, "total": job.total, "finished": job.finished,
-                "result": result}
+        reply = {"job": job_id, "done": job.done, "total": job.total,
+                 "finished": job.finished, "result": result}
+        if isinstance(job, PerCardJob):
+            reply.update(job.extra())
+        return reply
 
     def cancel(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_cancel`` [``job``]: forget a job (the panel's Stop button)."""
@@ -357,3 +469,60 @@ class Simulations:
         if job_id not in self.jobs:
             raise DesignerError("no_job", f"no simulation job {job_id} (finished or cancelled)")
         return job_id
+
+
+# -- spreadsheets (issue 15) -----------------------------------------------------------------
+
+
+def _required_path(params: Dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise DesignerError("bad_request", f"'{name}' must be a file path")
+    return value
+
+
+def _sheet_row(source: str, issue: Any, severity: str) -> Dict[str, Any]:
+    return {"severity": severity, "file": source, "cell": issue.cell, "card_id": issue.card_id,
+            "field": issue.column, "message": issue.message}
+
+
+def sheet_export(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet export``: params ``deck`` (path, built-in name or null) and ``sheet``
+    (the file to write: ``.xlsx``, or ``.csv`` for Excel pt-BR). Result ``{"file", "format":
+    "xlsx"|"csv", "deck", "cards", "warnings": [row]}``, a row being ``{"severity", "file",
+    "cell" ("cartas!C14"), "card_id", "field" (the column), "message"}``. A deck that does not
+    validate is a ``deck_error`` reply; a bad file name, a folder that does not exist or openpyxl
+    missing for .xlsx (``pip install 'sorteio[sheets]'``) a ``bad_request``."""
+    from ..sheets import SheetError, export_deck
+
+    deck_name = _deck_param(params)
+    target = _required_path(params, "sheet")
+    try:
+        done = export_deck(deck_name, target)
+    except SheetError as exc:
+        raise DesignerError("bad_request", str(exc)) from None
+    return {"file": done.file, "format": done.format, "deck": done.deck, "cards": done.cards,
+            "warnings": [_sheet_row(done.file, w, "warning") for w in done.warnings]}
+
+
+def sheet_import(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet import``: params ``sheet`` (the .xlsx or .csv to read) and ``out`` (the
+    .json deck to write; its key order is kept when it exists). A sheet with problems is a
+    normal answer, as ``validate``'s: ``{"file" (the sheet), "out", "valid": false, "written":
+    false, "errors": [row]}`` with every problem naming its cell (row as in ``sheet_export``);
+    else ``valid``/``written`` true and ``summary`` ``{"nome", "cards", "playable", "meters",
+    "actors"}``. Nothing is written when there is a problem."""
+    from ..sheets import SheetError, import_sheet
+
+    source = _required_path(params, "sheet")
+    target = _required_path(params, "out")
+    try:
+        done = import_sheet(source, target)
+    except SheetError as exc:
+        return {"file": source, "out": target, "valid": False, "written": False,
+                "errors": [_sheet_row(exc.source, i, "error") for i in exc.issues]}
+    deck = done.deck
+    return {"file": source, "out": done.file, "valid": True, "written": True, "errors": [],
+            "summary": {"nome": deck.nome, "cards": len(deck.cartas),
+                        "playable": sum(c.playable for c in deck.cartas),
+                        "meters": len(deck.medidores), "actors": len(deck.atores)}}

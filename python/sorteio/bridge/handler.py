@@ -39,6 +39,8 @@ The designers' requests (the Godot editor panel; no snapshot, no match needed; s
 - ``simulate_start`` [``deck``, ``matches``, ``seed``, ``policy``, ``sweep``] -> ``{"job", ...}``
 - ``simulate_step`` [``job``, ``budget_ms``] -> progress, then the result
 - ``simulate_cancel`` [``job``]
+- ``sheet_export`` [``deck``, ``sheet``: .xlsx or .csv path] -> the file written, warnings
+- ``sheet_import`` [``sheet``, ``out``: .json path] -> every problem by cell, or the deck written
 """
 
 import hmac
@@ -55,7 +57,7 @@ from . import protocol
 PROTOCOL_VERSION = 1
 # The editor panel's requests (sorteio.bridge.designer), dispatched like the others.
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
-                    "simulate_cancel")
+                    "simulate_cancel", "sheet_export", "sheet_import")
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 

@@ -1,9 +1,15 @@
 """Sweep outputs for designers: a CSV (one row per scenario) and a self-contained HTML report.
 
-The HTML file embeds its plots as PNG data (matplotlib, the ``report`` extra), so it can be mailed
+The HTML file embeds its plots as SVG data (matplotlib, the ``report`` extra), so it can be mailed
 or attached to a ticket as one file. Plots: catastrophe rate per parameter value with its 95%
 interval (GDD 06 §7's 4-point band around the baseline), draw frequency per card and per mode, and
 the meters at each year's closing.
+
+Drawing is most of a report's cost (issue 16: 2.5 s of CPU for the §7 sweep's five plots as PNG,
+0.7 s as drawn here), so the plots are vector figures drawn once: ``matplotlib.figure.Figure``
+without pyplot or a raster backend, SVG with its text kept as text (no glyph outlines, no PNG
+compression), and margins set in inches instead of ``bbox_inches="tight"`` (which lays every
+figure out twice). ``benchmarks/bench_report.py`` prints the breakdown.
 """
 
 import base64
@@ -122,8 +128,52 @@ def write_json(sweep: SweepResult, path: Path, names: Optional[Names] = None) ->
 # -- plots ---------------------------------------------------------------------------------------
 
 def require_matplotlib() -> None:
-    """Raise ``SorteioError`` (with the install hint) when matplotlib is missing."""
-    _pyplot()
+    """Raise ``SorteioError`` (with the install hint) when matplotlib is missing. Only looks:
+    matplotlib is imported when the plots are drawn (it is ~0.5 s of CPU to import)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'")
+
+
+def _figure(width: float, height: float, **subplots):
+    """A matplotlib ``Figure`` (no pyplot: no global figure list, no backend to pick) and its
+    axes grid (``Figure.subplots``, always 2-D)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'") \
+            from None
+    import matplotlib
+
+    fig = Figure(figsize=(width, height))
+    # A fixed title height: by default every draw measures each axes' ticks to lift its title
+    # above them (a quarter of the meters-by-year figure's cost); these axes have none on top.
+    with matplotlib.rc_context({"axes.titley": 1.0}):
+        return fig, fig.subplots(squeeze=False, **subplots)
+
+
+def _margins(fig, left: float = 0.75, right: float = 0.2, bottom: float = 0.6,
+             top: float = 0.3, **space) -> None:
+    """Margins in inches (what ``bbox_inches="tight"`` would find, without drawing twice)."""
+    w, h = fig.get_size_inches()
+    fig.subplots_adjust(left=min(0.45, left / w), right=max(0.55, 1 - right / w),
+                        bottom=min(0.6, bottom / h), top=max(0.4, 1 - top / h), **space)
+
+
+def _label_inches(labels, size: float) -> float:
+    """About how long the longest label is, in inches, at ``size`` points."""
+    return max((len(t) for t in labels), default=0) * size * 0.62 / 72
+
+
+def _svg(fig) -> str:
+    """The figure as base64 SVG, its text as text (``svg.fonttype`` none)."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "sorteio"}):
+        fig.savefig(buf, format="svg")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def _pyplot():
@@ -169,9 +219,9 @@ def _per_value(sweep: SweepResult, name: str) -> Tuple[List[int], List[Tuple[flo
 
 
 def plot_rates(sweep: SweepResult) -> str:
-    plt = _pyplot()
     names = sweep.names or ["cartas_por_turno"]
-    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.4), squeeze=False)
+    fig, axes = _figure(4.2 * len(names), 3.4, ncols=len(names))
+    _margins(fig, bottom=0.55, top=0.15, wspace=0.3)
     base = sweep.baseline
     for ax, name in zip(axes[0], names):
         values, pooled, alone = _per_value(sweep, name)
@@ -199,16 +249,16 @@ def plot_rates(sweep: SweepResult) -> str:
         ax.set_xticks(values)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
-    return _png(fig)
+    return _svg(fig)
 
 
 def plot_mandatory(sweep: SweepResult) -> str:
     """Mandatory slots per turn (§3.3) for every scenario, one panel per swept parameter: the
     scenarios with each value as dots, their mean as a line. A parameter can move this figure
     a lot while the catastrophe rate stays flat (pressure on the turn, not on the outcome)."""
-    plt = _pyplot()
     names = sweep.names or [None]
-    fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.2), squeeze=False)
+    fig, axes = _figure(4.2 * len(names), 3.2, ncols=len(names))
+    _margins(fig, bottom=0.55, top=0.15, wspace=0.3)
     base = sweep.baseline
     for ax, name in zip(axes[0], names):
         if name is None:  # baseline only: one bar
@@ -216,13 +266,14 @@ def plot_mandatory(sweep: SweepResult) -> str:
             ax.set_xticks([0])
             ax.set_xticklabels(["baseline"])
         else:
-            values = sorted({r.scenario.params[name] for r in sweep.scenarios})
-            for v in values:
-                ys = [r.mandatory_per_turn for r in sweep.scenarios if r.scenario.params[name] == v]
-                ax.scatter([v] * len(ys), ys, s=10, color="C0", alpha=0.5)
-            means = [sum(ys) / len(ys) for ys in (
-                [r.mandatory_per_turn for r in sweep.scenarios if r.scenario.params[name] == v]
-                for v in values)]
+            by_value: Dict[int, List[float]] = {}
+            for r in sweep.scenarios:
+                by_value.setdefault(r.scenario.params[name], []).append(r.mandatory_per_turn)
+            values = sorted(by_value)
+            # One scatter for every dot: a collection per value costs a draw each.
+            ax.scatter([v for v in values for _ in by_value[v]],
+                       [y for v in values for y in by_value[v]], s=10, color="C0", alpha=0.5)
+            means = [sum(by_value[v]) / len(by_value[v]) for v in values]
             ax.plot(values, means, "o-", color="C1", label="mean over scenarios")
             ax.set_xticks(values)
             ax.set_xlabel(name)
@@ -232,7 +283,7 @@ def plot_mandatory(sweep: SweepResult) -> str:
         ax.set_ylabel("mandatory slots per turn")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
-    return _png(fig)
+    return _svg(fig)
 
 
 def _plain(label: str) -> str:
@@ -244,47 +295,61 @@ def _names(names: Optional[Names]) -> Names:
     return names if names is not None else Names({}, {}, {}, {})  # ids stand for themselves
 
 
+def _empty(fig, ax, text: str) -> str:
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    ax.axis("off")
+    return _svg(fig)
+
+
 def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
-    plt = _pyplot()
+    import matplotlib
+    from matplotlib.patches import Rectangle
+
     names = _names(names)
     freq = result.card_frequency()
     cards = list(freq)
     index = {c: i for i, c in enumerate(result.card_ids)}
     modes = [names.mode(result.mode_names[result.card_mode[index[c]]]) for c in cards]
-    palette = plt.get_cmap("tab20")
+    palette = matplotlib.colormaps["tab20"]
     order = sorted(set(modes))
-    colours = [palette(order.index(m) % 20) for m in modes]
-    fig, ax = plt.subplots(figsize=(max(8.0, 0.16 * len(cards)), 3.8))
+    slot = {m: i for i, m in enumerate(order)}
+    colours = [palette(slot[m] % 20) for m in modes]
+    size = 6 if len(cards) > 60 else 7
+    labels = [_plain(c) for c in cards]
+    fig, axes = _figure(max(8.0, 0.16 * len(cards)), 3.8)
+    ax = axes[0][0]
     if not cards:
-        ax.text(0.5, 0.5, "no playable card", ha="center", va="center")
-        ax.axis("off")
-        return _png(fig)
+        return _empty(fig, ax, "no playable card")
+    fig.set_figheight(3.2 + _label_inches(labels, size))
+    _margins(fig, left=0.6, right=0.15, bottom=0.2 + _label_inches(labels, size), top=0.1)
     ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
     ax.set_xticks(range(len(cards)))
-    ax.set_xticklabels([_plain(c) for c in cards], rotation=90,
-                       fontsize=6 if len(cards) > 60 else 7)
+    ax.set_xticklabels(labels, rotation=90, fontsize=size)
     ax.set_ylabel("draws per match")
     ax.set_xlim(-1, len(cards))
-    handles = [plt.Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
+    handles = [Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
     ax.legend(handles, [_plain(m) for m in order], fontsize=6, ncol=min(5, len(order)),
               loc="upper right")
     ax.grid(axis="y", alpha=0.3)
-    return _png(fig)
+    return _svg(fig)
 
 
 def plot_modes(sweep: SweepResult, names: Optional[Names] = None) -> str:
-    plt = _pyplot()
     names = _names(names)
     base = sweep.baseline or sweep.scenarios[0]
     freq = base.mode_frequency()
     modes = list(freq)
-    lows = [min(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
-    highs = [max(r.mode_frequency()[m] for r in sweep.scenarios) for m in modes]
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.5 * len(modes)), 3.4))
+    every = [r.mode_frequency() for r in sweep.scenarios]  # once per scenario, not per mode
+    lows = [min(f[m] for f in every) for m in modes]
+    highs = [max(f[m] for f in every) for m in modes]
+    labels = [_plain(names.mode(m)) for m in modes]
+    fig, axes = _figure(max(6.0, 0.5 * len(modes)), 3.4)
+    ax = axes[0][0]
     if not modes:
-        ax.text(0.5, 0.5, "no card", ha="center", va="center")
-        ax.axis("off")
-        return _png(fig)
+        return _empty(fig, ax, "no card")
+    slant = 0.71 * _label_inches(labels, 8)  # labels at 45 degrees
+    fig.set_figheight(2.9 + slant)
+    _margins(fig, left=0.6, bottom=0.25 + slant, top=0.1)
     vals = [freq[m] for m in modes]
     ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label="baseline")
     if len(sweep.scenarios) > 1:
@@ -293,23 +358,23 @@ def plot_modes(sweep: SweepResult, names: Optional[Names] = None) -> str:
                           [max(0.0, hi - v) for v, hi in zip(vals, highs)]],
                     fmt="none", ecolor="black", capsize=3, label="range over scenarios")
     ax.set_xticks(range(len(modes)))
-    ax.set_xticklabels([_plain(names.mode(m)) for m in modes], rotation=45, ha="right", fontsize=8)
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
     ax.set_ylabel("draws per match")
     ax.legend(fontsize=7)
     ax.grid(axis="y", alpha=0.3)
-    return _png(fig)
+    return _svg(fig)
 
 
 def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
                       names: Optional[Names] = None) -> str:
-    plt = _pyplot()
     names = _names(names)
     traj = result.trajectories()
     meters = list(traj)
     cols = 4
     rows = max(1, math.ceil(len(meters) / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, 2.4 * rows), squeeze=False,
-                             sharex=True, sharey=True)
+    fig, axes = _figure(3.0 * cols, 2.4 * rows, nrows=rows, ncols=cols, sharex=True,
+                        sharey=True)
+    _margins(fig, left=0.9, bottom=0.6, top=0.3, wspace=0.08, hspace=0.3)
     years = [0, 1, 2, 3, 4]
     for i, meter in enumerate(meters):
         ax = axes[i // cols][i % cols]
@@ -328,7 +393,7 @@ def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
         axes[j // cols][j % cols].axis("off")
     fig.supxlabel("year closing (0 = start)", fontsize=9)
     fig.supylabel("meter (mean ± 1 sd)", fontsize=9)
-    return _png(fig)
+    return _svg(fig)
 
 
 # -- the page -------------------------------------------------------------------------------------
@@ -369,23 +434,23 @@ def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int],
                  "baseline are paired; their 95% interval is the normal interval of the "
                  "per-match difference. Rate intervals are Wilson score intervals.</p>")
     parts.append("<h2>Catastrophe rate per parameter value</h2>")
-    parts.append(f"<img src='data:image/png;base64,{plot_rates(sweep)}'>")
+    parts.append(f"<img src='data:image/svg+xml;base64,{plot_rates(sweep)}'>")
     parts.append("<h2>Mandatory slots per turn</h2>")
     parts.append("<p class='note'>Cards shown in a mandatory slot (§3.3: emergencies, Furious "
                  "actors' attacks, meters below the limit) per turn, every scenario a dot.</p>")
-    parts.append(f"<img src='data:image/png;base64,{plot_mandatory(sweep)}'>")
+    parts.append(f"<img src='data:image/svg+xml;base64,{plot_mandatory(sweep)}'>")
     parts.append("<h2>Draw frequency per card (baseline)</h2>")
-    parts.append(f"<img src='data:image/png;base64,{plot_cards(base, names)}'>")
+    parts.append(f"<img src='data:image/svg+xml;base64,{plot_cards(base, names)}'>")
     never = base.never_drawn()
     parts.append(f"<p>Never drawn in the baseline: {esc(', '.join(never)) or 'none'}.</p>")
     parts.append("<h2>Draw frequency per mode</h2>")
-    parts.append(f"<img src='data:image/png;base64,{plot_modes(sweep, names)}'>")
+    parts.append(f"<img src='data:image/svg+xml;base64,{plot_modes(sweep, names)}'>")
     parts.append("<h2>Meters by year (baseline)</h2>")
     parts.append("<p class='note'>Closing values of the matches that reached each closing "
                  "(a catastrophe ends a match early). Dashed: the meter limit (§3.3.3) and the "
                  "emergency limit (§3.3.1).</p>")
     trajectories = plot_trajectories(base, initial_meters, names)
-    parts.append(f"<img src='data:image/png;base64,{trajectories}'>")
+    parts.append(f"<img src='data:image/svg+xml;base64,{trajectories}'>")
     parts.append("<h2>Scenarios</h2><table><tr>")
     cols = ["scenario", *sweep.names, "catastrophe_pct", "catastrophe_ci95_low_pct",
             "catastrophe_ci95_high_pct", "diff_vs_baseline_pp", "diff_ci95_low_pp",

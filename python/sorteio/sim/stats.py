@@ -24,9 +24,22 @@ def paired_difference(a: bytes, b: bytes, z: float = Z95) -> Tuple[float, float,
     n = min(len(a), len(b))
     if n == 0:
         return (0.0, 0.0, 0.0)
-    up = sum(1 for x, y in zip(a, b) if x > y)
-    down = sum(1 for x, y in zip(a, b) if x < y)
+    up, down = _ups_and_downs(bytes(a[:n]), bytes(b[:n]))
     mean = (up - down) / n
     var = ((up + down) / n - mean * mean) * n / (n - 1) if n > 1 else 0.0
     half = z * math.sqrt(max(var, 0.0) / n)
     return (mean, mean - half, mean + half)
+
+
+def _ups_and_downs(a: bytes, b: bytes) -> Tuple[int, int]:
+    """How many ``i`` have ``a[i] > b[i]`` and ``a[i] < b[i]`` (equal lengths). For 0/1 bytes,
+    the sweep's case, as bit operations on two big integers (byte i's low bit is bit 8i): ~100x
+    faster than a Python loop, which a 99-scenario sweep of 3,000 matches felt (~0.1 s)."""
+    if a.translate(None, b"\x00\x01") or b.translate(None, b"\x00\x01"):  # not all 0/1
+        return (sum(1 for x, y in zip(a, b) if x > y), sum(1 for x, y in zip(a, b) if x < y))
+    x, y = int.from_bytes(a, "little"), int.from_bytes(b, "little")
+    return (_popcount(x & ~y), _popcount(y & ~x))
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")  # int.bit_count() is Python 3.10+; the core runs on 3.8

@@ -14,6 +14,7 @@ number of workers or the completion order.
 """
 
 import contextlib
+import hashlib
 import importlib
 import math
 import os
@@ -63,12 +64,17 @@ SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
 # worker process takes ~0.3-0.5 s to start (Python, pydantic, the deck), the time of ~100,000
 # compiled matches. --jobs still decides when given.
 INLINE_MATCHES = 150_000
+# Matches per chunk at most: ~25 ms of work on either kernel, so a chunk's fixed cost (a task
+# round trip, ~0.3 ms of Python around the compiled kernel) stays near 1% while a sweep still has
+# many chunks per worker to balance (docs/simulator.md, "Every core").
+CHUNK_CAP = {"c": 4000, "python": 1000}
 
 
 # -- the work unit (runs in worker processes) ---------------------------------------------------
 
 _DECKS: Dict[str, FastDeck] = {}  # per worker process: deck JSON -> its masks
 _WITHOUT: Dict[Tuple[str, str], FastDeck] = {}  # (deck JSON, card id) -> masks without the card
+_LOCAL: Dict[str, str] = {}  # our own workers: deck key -> deck JSON, given once per worker
 
 
 def _fast_deck(deck_json: str, params: Dict[str, int], without: Optional[str] = None
@@ -113,6 +119,29 @@ def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, st
 def _ignore_sigint() -> None:
     # Local workers leave Ctrl-C to the parent, which stops cleanly and keeps finished scenarios.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _deck_key(deck_json: str) -> str:
+    return hashlib.sha256(deck_json.encode("utf-8")).hexdigest()[:16]
+
+
+def _share_deck(key: str, deck_json: str) -> None:
+    """Make ``key`` stand for ``deck_json`` in this process (the parent before its workers fork,
+    and each worker of our own pool once, as its initializer), so chunks carry 16 characters
+    instead of the whole deck (~70 KB for ``padrao``, sent and parsed per chunk otherwise)."""
+    if key not in _LOCAL and len(_LOCAL) > 4:
+        _LOCAL.clear()
+    _LOCAL[key] = deck_json
+
+
+def _start_worker(key: str, deck_json: str) -> None:
+    _ignore_sigint()
+    _share_deck(key, deck_json)
+
+
+def _run_local_chunk(key: str, *args) -> Tally:
+    """``run_chunk`` for our own workers and the inline executor: the deck by its key."""
+    return run_chunk(_LOCAL[key], *args)
 
 
 # -- running ------------------------------------------------------------------------------------
@@ -247,11 +276,14 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
     if own:
         workers = min(workers, max_jobs())
     if chunk is None:
-        chunk = default_chunk(len(scenarios), matches, workers)
+        chunk = default_chunk(len(scenarios), matches, workers, kernel)
+    key = _deck_key(deck_json)
     if own:  # no more processes than chunks to give them
         workers = max(1, min(workers, len(scenarios) * math.ceil(matches / chunk)))
+        _share_deck(key, deck_json)  # before the workers fork, and for the inline executor
         executor = (_InlineExecutor() if workers == 1 else
-                    ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint))
+                    ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                                        initargs=(key, deck_json)))
     assert executor is not None
     limit = max(1, in_flight if in_flight is not None else 3 * workers)
     pieces: Dict[int, Dict[int, Tally]] = {s.index: {} for s in scenarios}
@@ -314,7 +346,9 @@ def run_sweep(deck: Deck, grid: Dict[str, List[int]], matches: int = 3000, seed:
                     collect()
                 if ctrl_c.pressed:
                     raise KeyboardInterrupt
-                fut = executor.submit(run_chunk, deck_json, sc.params, policy, seed, start,
+                # Our own workers know the deck by its key; another executor's get its JSON.
+                fut = executor.submit(_run_local_chunk if own else run_chunk,
+                                      key if own else deck_json, sc.params, policy, seed, start,
                                       count, kernel, sc.without, keep_meters)
                 futures[fut] = (sc.index, start)
                 if fut.done():  # the inline executor runs at submit time
@@ -353,7 +387,11 @@ def _executor_workers(executor: Optional[Executor]) -> Optional[int]:
     return n if isinstance(n, int) and n > 0 else None
 
 
-def default_chunk(n_scenarios: int, matches: int, workers: int) -> int:
-    """Matches per chunk: >= 4 chunks per worker over the sweep, 100-1000 matches each."""
-    return max(100, min(1000, math.ceil(n_scenarios * matches / (4 * workers))))
+def default_chunk(n_scenarios: int, matches: int, workers: int, kernel: str = "python") -> int:
+    """Matches per chunk: >= 4 chunks per worker over the sweep, 100 to ``CHUNK_CAP[kernel]``
+    (1,000 for the Python kernel, 4,000 for the compiled one) matches each, and the chunks of a
+    scenario of equal size (3,000 matches in chunks of 1,500, not 2,500 + 500)."""
+    cap = CHUNK_CAP.get(kernel, CHUNK_CAP["python"])
+    chunk = max(100, min(cap, math.ceil(n_scenarios * matches / (4 * workers))))
+    return max(1, math.ceil(matches / math.ceil(matches / chunk)))
 
