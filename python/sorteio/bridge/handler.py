@@ -37,6 +37,8 @@ The designers' requests (the Godot editor panel; no snapshot, no match needed; s
 - ``simulate_start`` [``deck``, ``matches``, ``seed``, ``policy``, ``sweep``] -> ``{"job", ...}``
 - ``simulate_step`` [``job``, ``budget_ms``] -> progress, then the result
 - ``simulate_cancel`` [``job``]
+- ``deck_table`` [``deck``, ``offset``, ``limit``] -> the card table's rows
+- ``deck_edit`` [``deck``, ``edits``, ``expect``] -> writes the deck file, validates it
 """
 
 import hmac
@@ -53,7 +55,7 @@ from . import protocol
 PROTOCOL_VERSION = 1
 # The editor panel's requests (sorteio.bridge.designer), dispatched like the others.
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
-                    "simulate_cancel")
+                    "simulate_cancel", "deck_table", "deck_edit")
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 
