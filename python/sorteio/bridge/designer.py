@@ -42,7 +42,15 @@ from ..sim.sweep import (
     parse_param,
     run_chunk,
 )
-from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
+from ..wording import (
+    Names,
+    card_mode_text,
+    ending_text,
+    mandatory_text,
+    meters_text,
+    midturn_text,
+    reason_text,
+)
 
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
 DEFAULT_BUDGET_MS = 150  # per step: one editor frame may take this long, well under any timeout
@@ -250,6 +258,7 @@ class _Collector(MatchObserver):
             "reason_text": reason_text(self.names, draw.reason, card),
             "option": choice.option, "option_text": card["opcoes"][choice.option]["texto"],
             "meters": dict(choice.meters),
+            "meters_text": meters_text(self.names, choice.meters),
         })
 
     def turn_ended(self, end: TurnEnd) -> None:
@@ -274,9 +283,11 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     ``Sorteio.save_state()`` as JSON), or null for the match start; ``seed`` (int >= 0, the
     match seed when there is no state, and the simulated player's); ``policy`` (``random`` or
     ``protect``): cards after the first depend on the options chosen, so the preview plays them.
-    Result: ``{"file", "from": "start"|"state", "rows": [...], "ending": text or null}``, rows
-    being ``turn_started`` (``mandatory`` with ``texto``), ``card_played`` (``reason_text``: the
-    CLI's sentence) and ``turn_ended``.
+    Result: ``{"file", "from": "start"|"state", "start_text", "rows": [...], "ending": text or
+    null}``; ``start_text``: where a save made mid-turn continues (``sorteio turn``'s heading,
+    ``Ano 2, a partir da vaga 4 de 7 ...``) or null; rows being ``turn_started`` (``mandatory``
+    with ``texto``), ``card_played`` (``reason_text``: the CLI's sentence; ``meters_text``: the
+    meters after the choice, ``Caixa 55 · Saúde 28 ...``) and ``turn_ended``.
     """
     deck_name = _deck_param(params)
     state_path = params.get("state")
@@ -297,6 +308,10 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         engine = Engine(deck, seed)
     chooser = make_policy(policy, seed)
     rows = _Collector(Names.of(deck))
+    start_text = None
+    if state_path and engine.phase != TURN_START:
+        start_text = midturn_text(engine.year, engine.slot, engine.index.n_slots,
+                                  engine.current is not None)
     if engine.current is not None:  # saved with a card on screen: the player answers it first
         rows.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
     shown = play_turn(engine, chooser, rows) if engine.phase == DRAWING else []
@@ -304,7 +319,7 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         rows.turn_started(engine.start_turn())
         play_turn(engine, chooser, rows)
     return {"file": _source(deck_name), "from": "state" if state_path else "start",
-            "rows": rows.rows,
+            "start_text": start_text, "rows": rows.rows,
             "ending": (ending_text(rows.names, engine.ending.to_dict())
                        if engine.ending is not None else None)}
 
