@@ -243,3 +243,24 @@ def test_any_edits_then_their_undo_give_back_the_file_byte_for_byte(tmp_path_fac
                                                     if (j, c) == (i, column)][-1]
     ok("deck_edit", deck=str(path), edits=result["undo"])
     assert path.read_bytes() == before
+
+
+def test_the_preview_says_the_meters_after_each_choice_and_where_a_save_starts(tmp_path):
+    """Issue 15, "Preview: the meters after each choice and where a saved match starts, like
+    the CLI's turn": the same sentences `sorteio turn` prints (sorteio.wording)."""
+    import os
+    import subprocess
+    import sys
+    state = tmp_path / "meio.json"
+    subprocess.run([sys.executable, "-m", "sorteio.cli", "play", "--seed", "2", "--stop-after",
+                    "10", "--save", str(state)], check=True, capture_output=True, timeout=120)
+    result = ok("preview", state=str(state), seed=0)
+    assert result["start_text"] == (
+        "Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)")
+    played = [r for r in result["rows"] if r["event"] == "card_played"]
+    assert played and played[0]["meters_text"].startswith("Caixa ")
+    cli = subprocess.run([sys.executable, "-m", "sorteio.cli", "turn", "--state", str(state)],
+                         capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, COLUMNS="400")).stdout
+    assert result["start_text"] in cli and played[0]["meters_text"] in cli
+    assert ok("preview", seed=0)["start_text"] is None
