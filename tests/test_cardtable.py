@@ -264,3 +264,12 @@ def test_the_preview_says_the_meters_after_each_choice_and_where_a_save_starts(t
                          env=dict(os.environ, COLUMNS="400")).stdout
     assert result["start_text"] in cli and played[0]["meters_text"] in cli
     assert ok("preview", seed=0)["start_text"] is None
+
+
+def test_indexes_sent_as_whole_floats_are_read_as_integers(deck):
+    """Godot's JSON makes every number a float: index 0.0 is card 0."""
+    ok("deck_edit", deck=str(deck), edits=[
+        {"op": "set", "index": 0.0, "card": "eco-01", "column": "efeitos", "option": 1.0,
+         "text": "caixa +1"}, {"op": "add", "after": 3.0}])
+    cards = json.loads(deck.read_text("utf-8"))["cartas"]
+    assert cards[0]["opcoes"][1]["efeitos"] == {"caixa": 1} and cards[4]["id"] == "nova-1"

@@ -305,7 +305,7 @@ def _set_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str, Any]) 
 def _set_option_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str, Any],
                      column: str, text: str, where: str) -> None:
     options = card.get("opcoes")
-    index = edit.get("option")
+    index = _whole(edit.get("option"))
     if not isinstance(options, list):
         options = []
         _ordered(card, "opcoes", options, CARD_KEYS)
@@ -350,9 +350,17 @@ def new_card(data: Dict[str, Any]) -> Dict[str, Any]:
             "opcoes": [{"texto": "Sim", "efeitos": {}}, {"texto": "Não", "efeitos": {}}]}
 
 
+def _whole(value: Any) -> Any:
+    """``value`` as an int when it is a whole number: Godot's JSON sends every number as a
+    float (``3.0``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def _card_at(cards: List[Any], edit: Dict[str, Any]) -> int:
     """The index an edit names, checked against its card id (a stale table fails here)."""
-    index, ident = edit.get("index"), edit.get("card")
+    index, ident = _whole(edit.get("index")), edit.get("card")
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(cards):
         raise TableError(f"no card at index {index!r} (the deck has {len(cards)}); reload")
     if "card" in edit:
@@ -396,7 +404,7 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
                 [{"op": "replace", "index": index, "card_json": before}])
     if op in ("add", "duplicate", "insert"):
         if op == "add":
-            after = edit.get("after")
+            after = _whole(edit.get("after"))
             index = len(cards) if after is None else _card_at(cards, {"index": after}) + 1
             card = new_card(data)
         elif op == "duplicate":
@@ -406,7 +414,7 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
                 card["id"] = _fresh_id(cards, f"{_text(card.get('id'))}{COPY_SUFFIX}")
             index = source + 1
         else:
-            index = edit.get("index")
+            index = _whole(edit.get("index"))
             if not isinstance(index, int) or not 0 <= index <= len(cards):
                 raise TableError(f"cannot insert at index {index!r} (the deck has {len(cards)})")
             card = _card_from_json(edit.get("card_json"))

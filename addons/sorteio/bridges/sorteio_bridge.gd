@@ -15,9 +15,11 @@ extends RefCounted
 ## [method close] at the end (a closed bridge is never started again: make a new one).
 
 ## Emitted once when start-up ends well (the handler answers requests).
+@warning_ignore("unused_signal")  # emitted by the bridges that extend this class
 signal became_ready
 ## Emitted once when start-up fails, or later when the bridge is lost (the server died):
 ## [param message] says what happened and what to do, in a sentence a game programmer can act on.
+@warning_ignore("unused_signal")
 signal failed(message: String)
 
 

@@ -1,0 +1,101 @@
+@tool
+extends RefCounted
+## Which Python the editor talks to, and how (editor only; never exported).
+##
+## The Sorteio panel runs on a [SorteioBridge]: the in-process one
+## ([code]bridges/python_bridge.gd[/code], the Python GDExtension's own interpreter inside the
+## editor) when the project has that runtime and it starts, else a socket bridge to
+## [code]sorteio serve[/code] run by [method python_executable] (the game's
+## [code]bridges/socket_bridge.gd[/code] when it is there, else [code]editor_socket_bridge.gd[/code]).
+## The deck importer cannot wait for frames, so it asks Python once per file through
+## [method request_now] (a short-lived process).
+
+## Project setting: the Python interpreter of the socket path ([code]SORTEIO_PYTHON[/code] wins).
+const SETTING_PYTHON := "sorteio/python"
+## Project setting: the project's deck (a [code]res://[/code] path), read by the panel and the
+## [code]Sorteio[/code] node; empty means the package's built-in deck.
+const SETTING_DECK := "sorteio/deck"
+const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
+const SOCKET_BRIDGE := "res://addons/sorteio/bridges/socket_bridge.gd"
+const EDITOR_SOCKET_BRIDGE := "res://addons/sorteio/editor/editor_socket_bridge.gd"
+const PORT_FILE_PREFIX := "sorteio_editor_bridge_"
+## One request answered by the handler both bridges use, for [method request_now].
+const ONE_SHOT := (
+	"import sys,base64;from sorteio.bridge.handler import RequestHandler as H;"
+	+ "r=H().handle_json(base64.b64decode(sys.argv[1]).decode());"
+	+ "sys.stdout.buffer.write(b'SORTEIO-REPLY '+r.encode())"
+)
+
+
+## The interpreter of the socket path: [code]$SORTEIO_PYTHON[/code], else the project setting
+## [code]sorteio/python[/code], else [code]python3[/code] (a res:// or user:// path is globalized).
+static func python_executable() -> String:
+	var value := OS.get_environment("SORTEIO_PYTHON")
+	if value == "" and ProjectSettings.has_setting(SETTING_PYTHON):
+		value = str(ProjectSettings.get_setting(SETTING_PYTHON))
+	if value == "":
+		value = "python3"
+	if value.begins_with("res://") or value.begins_with("user://"):
+		value = ProjectSettings.globalize_path(value)
+	return value
+
+
+## The project's deck path from [code]sorteio/deck[/code] ("" when unset).
+static func project_deck() -> String:
+	if ProjectSettings.has_setting(SETTING_DECK):
+		return str(ProjectSettings.get_setting(SETTING_DECK)).strip_edges()
+	return ""
+
+
+## Makes and starts the editor's bridge: in-process first when available, else the socket
+## path. [param owner] is the node that awaits frames (the panel). Never null: a bridge that
+## could not start says why in [method SorteioBridge.failure].
+static func start_bridge(owner: Node) -> SorteioBridge:
+	if ResourceLoader.exists(PYTHON_BRIDGE) and not OS.has_environment("SORTEIO_EDITOR_SOCKET"):
+		var script: GDScript = load(PYTHON_BRIDGE)
+		var inprocess: SorteioBridge = script.new()
+		if inprocess.start(owner):
+			return inprocess
+	var path := SOCKET_BRIDGE if ResourceLoader.exists(SOCKET_BRIDGE) else EDITOR_SOCKET_BRIDGE
+	var socket_script: GDScript = load(path)
+	var bridge: SorteioBridge = socket_script.new()
+	var port_file := ProjectSettings.globalize_path(
+		"user://%s%d.json" % [PORT_FILE_PREFIX, OS.get_process_id()])
+	for setting: Array in [["python", python_executable()], ["port_file", port_file],
+			["python_executable", python_executable()]]:
+		if setting[0] in bridge:
+			bridge.set(setting[0], setting[1])
+	bridge.start(owner)
+	return bridge
+
+
+## A sentence for the panel's status: which Python answers.
+static func describe(bridge: SorteioBridge) -> String:
+	if bridge == null:
+		return "Python: nenhum"
+	if bridge.kind() == "socket":
+		return "Python por socket (sorteio serve em %s)" % python_executable()
+	return "Python no processo do editor (GDExtension)"
+
+
+## One request answered now, blocking, by a Python process started for it (the importer's
+## path: an import cannot wait for frames). Returns the reply Dictionary, or a
+## [code]bridge_down[/code] reply that says how to point the editor at a Python.
+static func request_now(method: String, params: Dictionary) -> Dictionary:
+	var python := python_executable()
+	# Base64: the request's quotes would not survive every platform's argument passing.
+	var request := Marshalls.utf8_to_base64(
+		JSON.stringify({"id": 1, "method": method, "params": params}))
+	var output: Array = []
+	var code := OS.execute(python, PackedStringArray(["-c", ONE_SHOT, request]), output, true)
+	var text: String = "" if output.is_empty() else str(output[0])
+	var at := text.find("SORTEIO-REPLY ")
+	if at >= 0:
+		var parsed: Variant = JSON.parse_string(text.substr(at + 14).strip_edges())
+		if parsed is Dictionary:
+			return parsed
+	var said := text.strip_edges().get_slice("\n", text.strip_edges().get_slice_count("\n") - 1)
+	return SorteioBridge.error_reply("bridge_down", (
+		"the Python '%s' could not answer (exit code %d%s); install sorteio in a Python 3.8 or "
+		+ "later and point SORTEIO_PYTHON or the project setting sorteio/python at it")
+		% [python, code, ": " + said if said != "" else ""])
