@@ -83,7 +83,7 @@ func _init() -> void:
 		_tree.set_column_title(i, TITLES[i])
 		_tree.set_column_clip_content(i, false)
 		_tree.set_column_expand(i, COLUMNS[i] in ["titulo", "texto", "opcoes"])
-		_tree.set_column_expand_ratio(i, 3 if COLUMNS[i] == "opcoes" else 2)
+		_tree.set_column_expand_ratio(i, {"opcoes": 5, "texto": 4}.get(COLUMNS[i], 2))
 		_tree.set_column_custom_minimum_width(i, 70 if COLUMNS[i] != "id" else 90)
 	_tree.item_edited.connect(_on_item_edited)
 	_tree.item_activated.connect(_on_item_activated)
@@ -244,7 +244,7 @@ func _add_item(root: TreeItem, index: int) -> void:
 		elif column == "opcoes":
 			item.set_text(c, _options_text(data))
 		elif column == "ano":
-			item.set_text(c, str(data["ano"]) if data["ano"] != null else str(data["ano_texto"]))
+			item.set_text(c, str(int(data["ano"])) if data["ano"] != null else str(data["ano_texto"]))
 			item.set_editable(c, true)
 		else:
 			item.set_text(c, str(data.get(column, "")))

@@ -33,13 +33,15 @@ func bar_count() -> int:
 ## The chart as an image (what the editor's viewport shows of it), for a PNG export; null
 ## when nothing is drawn (a headless editor has no viewport texture).
 func to_image() -> Image:
-	if DisplayServer.get_name() == "headless":
+	if DisplayServer.get_name() == "headless" or not is_visible_in_tree():
 		return null
 	var image := get_viewport().get_texture().get_image()
 	if image == null:
 		return null
 	var rect := Rect2i(get_global_rect()).intersection(Rect2i(Vector2i.ZERO, image.get_size()))
-	return image.get_region(rect)
+	if rect.has_area():
+		return image.get_region(rect)
+	return null
 
 
 func _draw() -> void:

@@ -77,6 +77,7 @@ var _job: int = -1
 var _digest: String = ""
 var _deck_shown: String = ""
 var _rescan: Timer
+var _message: String = ""
 
 
 func _init() -> void:
@@ -257,6 +258,11 @@ func delete_card(index: int) -> void:
 	await _edit([{"op": "delete", "index": index, "card": card}], "Sorteio: excluir " + card)
 
 
+## Shows the tab [param index] (0 cards, 1 problems, 2 coverage, 3 preview, 4 simulation).
+func show_tab(index: int) -> void:
+	_tabs.current_tab = index
+
+
 ## True while a request or a simulation runs.
 func is_busy() -> bool:
 	return _busy or _job > 0
@@ -399,7 +405,8 @@ func _after_edit(result: Dictionary) -> void:
 	table.apply_splices(result["splices"])
 	results["validate"] = result["validation"]
 	_show_validate(result["validation"], false)
-	_set_status("%s · validado em %d ms" % [_status.text, int(result["validate_ms"])])
+	_set_status("%s · validado em %d ms" % [_message, int(result["validate_ms"])],
+		_status.get_theme_color("font_color"))
 	_rescan.start()  # the editor re-imports the deck once the designer pauses
 
 
@@ -562,6 +569,7 @@ func _show_simulate(result: Dictionary) -> void:
 		_line(_card_table, card_root, [card, "%.3f" % cards[card]], false)
 	var columns: Array = ["#"] + result["parameters"] + ["catástrofe", "IC 95%", "Δ pontos",
 		"move > 4 pontos?", "obr/turno"]
+	_sweep_table.columns = columns.size()
 	var root := _reset(_sweep_table, columns)
 	if scenarios.size() > 1:
 		for row: Dictionary in scenarios:
@@ -787,6 +795,8 @@ func _file_dialog(filters: Array, mode: EditorFileDialog.FileMode, chosen: Calla
 func _reset(tree: Tree, titles: Array) -> TreeItem:
 	tree.clear()
 	for c in tree.columns:
+		tree.set_column_expand(c, true)
+		tree.set_column_clip_content(c, false)
 		tree.set_column_title(c, str(titles[c]) if c < titles.size() else "")
 	return tree.create_item()
 
@@ -812,6 +822,7 @@ func _line(tree: Tree, root: TreeItem, cells: Array, warn: bool) -> void:
 
 
 func _set_status(text: String, colour: Color = Color(0, 0, 0, 0)) -> void:
+	_message = text
 	var where := "%s · %s" % [_deck_label(), EditorPython.describe(bridge)]
 	_status.text = where + (" — " + text if text != "" else "")
 	if colour.a > 0:

@@ -130,17 +130,40 @@ func _run() -> void:
 	_emit("imported", _imported(), 0)
 	var shot := _arg("shot")
 	if shot != "":
-		_panel.run_validate()
-		await _act("simulate", func() -> void: _panel.run_simulate(3000, "random",
-			{"teto_obrigatorias": [2, 3, 4]}))
-		for _i in 20:
-			await tree.process_frame
-		var image := EditorInterface.get_base_control().get_viewport().get_texture().get_image()
-		image.save_png(shot)
-		_emit("shot", {"size": [image.get_width(), image.get_height()]}, 0)
+		await _shots(shot, out)
 	if Time.get_ticks_msec() - started > TIMEOUT_MS:
 		_ok = false
 	_finish("")
+
+
+func _shots(shot: String, out: String) -> void:
+	# Under Xvfb: the card table with its problems, then the simulation with a §7 sweep.
+	_panel.custom_minimum_size = Vector2(0, 520)
+	await _act("table", func() -> void: _panel.load_table())
+	await _act("edit", func() -> void: _panel.edit_cell(2, "modo", "economa"))
+	_panel.show_tab(0)
+	_panel.table.select_field(2, "cartas.2.modo")
+	await _capture(shot)
+	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel)).undo())
+	await _act("simulate", func() -> void: _panel.run_simulate(3000, "random",
+		{"teto_obrigatorias": [2, 3, 4]}))
+	await _capture(shot.get_basename() + "_simulate.png")
+	if out != "":
+		_emit("png", {"png": _panel.export_png(out + "/modes.png")}, 0)
+
+
+func _capture(path: String) -> void:
+	for _i in 20:
+		await get_tree().process_frame
+	var image := EditorInterface.get_base_control().get_viewport().get_texture().get_image()
+	var colours := {}
+	for y in range(0, image.get_height(), 7):
+		for x in range(0, image.get_width(), 7):
+			colours[image.get_pixel(x, y).to_html(false)] = true
+	image.save_png(path)
+	_emit("shot", {"path": path, "size": [image.get_width(), image.get_height()],
+		"colours": colours.size()}, 0)
 
 
 func _reimport() -> void:
