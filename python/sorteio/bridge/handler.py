@@ -187,6 +187,14 @@ class Job:
             return self.handler.error_reply(self.request_id, exc)
 
 
+def reply_text(reply: Dict[str, Any]) -> str:
+    """A reply dict as the JSON text the in-process bridges hand to Godot. Never raises."""
+    try:
+        return protocol.encode_text(reply)
+    except protocol.FrameError as exc:  # not expected: ids are scalars, results plain data
+        return protocol.encode_text(protocol.error_reply(None, protocol.INTERNAL_ERROR, str(exc)))
+
+
 class RequestHandler:
     """Holds one match (deck + engine) and answers requests about it.
 
@@ -234,18 +242,17 @@ class RequestHandler:
 
     def handle_json(self, text: str) -> str:
         """In-process bridge entry: request JSON text in, reply JSON text out."""
+        job = self.job_from_text(text)
+        return reply_text(job.finish(job.run()))
+
+    def job_from_text(self, text: str) -> Job:
+        """``job`` for a request given as JSON text (text that is not a JSON request gives a job
+        whose ``finish`` returns the error reply). Never raises."""
         try:
             request = protocol.decode_text(text)
         except protocol.FrameError as exc:
-            reply = protocol.error_reply(None, exc.code, str(exc))
-        else:
-            reply = self.handle(request)
-        try:
-            return protocol.encode_text(reply)
-        except protocol.FrameError as exc:  # not expected: ids are scalars, results plain data
-            return protocol.encode_text(
-                protocol.error_reply(None, protocol.INTERNAL_ERROR, str(exc))
-            )
+            return Job(self, None, reply=protocol.error_reply(None, exc.code, str(exc)))
+        return self.job(request)
 
     def handle(self, request: Any) -> Dict[str, Any]:
         """Answer one decoded request, all in the calling thread. Never raises."""

@@ -1,0 +1,151 @@
+class_name SorteioPythonBridge
+extends SorteioBridge
+## The in-process bridge: the Python GDExtension's own interpreter answers the requests.
+##
+## With the Python GDExtension (godot-python-extension, an embedded CPython 3.12) in
+## [code]res://addons/godot-python-extension/[/code] and sorteio installed in its own
+## site-packages, the addon's Python side ([code]addons/sorteio/python/sorteio_extension.py[/code])
+## registers the class [code]SorteioPython[/code], which forwards the request JSON text to
+## [code]sorteio.bridge.inprocess[/code]: no server, no socket, no system Python.
+## A fast request (a draw) is answered within [method request]; a slow one (a 30,000-card
+## deck's [code]new_match[/code] or [code]load[/code]) runs in a Python thread while the game's
+## frames go on, and [method request] awaits its reply (one check per frame).
+##
+## How the class gets registered: when the editor or an editor build runs the project, the
+## extension imports the package named by [code]res://sorteio.pyextension[/code] (a copy of
+## [code]addons/sorteio/python/sorteio.pyextension[/code]; the extension reads it from the
+## working folder, which is the project folder there). An exported game may be started from
+## any folder, so there the bridge imports the Python side itself (through the extension's
+## script loader, [constant LOADER]); release templates accept a class registered then.
+
+## The class the addon's Python side registers.
+const PYTHON_CLASS := "SorteioPython"
+## A Python file whose import imports the addon's Python side (see the class description).
+const LOADER := "res://addons/sorteio/python/sorteio_loader.py"
+## The file the extension reads at the project root to import the addon's Python side.
+const PYEXTENSION := "res://sorteio.pyextension"
+## The extension's own configuration (its presence says the extension is installed).
+const GDEXTENSION := "res://addons/godot-python-extension/python.gdextension"
+
+var _python: RefCounted = null
+var _failure: String = ""
+var _next_key: int = 0
+
+
+## Always [code]"python"[/code] ([constant SorteioNode.BRIDGE_PYTHON]).
+func kind() -> String:
+	return "python"
+
+
+## True when the Python GDExtension is loaded in this process (the bridge may then start).
+static func extension_loaded() -> bool:
+	return ClassDB.class_exists(PYTHON_CLASS) or ClassDB.class_exists("PythonScript")
+
+
+## Makes the Python side ready at once (an in-process start needs no frame). Returns false
+## with [method failure] saying why and what to do when it cannot: the extension is not
+## installed, the addon's Python side is not registered, or sorteio does not import in the
+## extension's Python.
+func start(_owner: Node) -> bool:
+	if _python != null or _failure != "":
+		return _python != null
+	if not ClassDB.class_exists(PYTHON_CLASS) and extension_loaded():
+		_register()
+	if not ClassDB.class_exists(PYTHON_CLASS):
+		return _fail(_not_registered())
+	_python = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
+	if _python == null:
+		return _fail("the Python GDExtension's class %s cannot be made here" % PYTHON_CLASS)
+	var problem: String = _python.call("problem")
+	if problem != "":
+		_python = null
+		return _fail(
+			(
+				"%s: install sorteio into the extension's own Python (scripts/gdextension.sh, "
+				+ 'addons/sorteio/README.md, "In-process bridge (Godot 4)"), or set the '
+				+ "bridge to socket"
+			)
+			% problem
+		)
+	became_ready.emit.call_deferred()
+	return true
+
+
+## True once started (an in-process start is immediate).
+func is_ready() -> bool:
+	return _python != null
+
+
+## True when start-up failed.
+func has_failed() -> bool:
+	return _failure != ""
+
+
+## Why start-up failed ("" when it did not).
+func failure() -> String:
+	return _failure
+
+
+## Sends one request and awaits its reply (see [method SorteioBridge.request]). A fast request
+## is answered without waiting a frame; a slow one lets frames run, checking once per frame.
+## Replies come in the order the requests were made. A bridge closed meanwhile answers
+## [code]bridge_down[/code].
+func request(method: String, params: Dictionary) -> Dictionary:
+	if _python == null:
+		return error_reply("bridge_down", "the in-process bridge is not running: " + _failure)
+	_next_key += 1
+	var key: int = _next_key
+	var python: RefCounted = _python
+	var text: String = python.call(
+		"submit", key, JSON.stringify({"id": key, "method": method, "params": params})
+	)
+	while text == "":
+		await (Engine.get_main_loop() as SceneTree).process_frame
+		if _python != python:
+			return error_reply("bridge_down", "the in-process bridge was closed")
+		text = python.call("take", key)
+	return parse_reply(text)
+
+
+## Lets the Python side go (a slow request still running finishes in its thread, unread).
+func close() -> void:
+	_python = null
+
+
+func _register() -> void:
+	# Only a release template accepts a class registered after start-up (an editor build
+	# refuses to make it: "can only be instantiated by editor"), and only an exported game can
+	# be started from a folder without the .pyextension, so only there is it needed.
+	if OS.has_feature("template") and ResourceLoader.exists(LOADER):
+		var loader: Script = load(LOADER)
+		if loader != null:
+			loader.reload()  # imports the module; its return value says nothing useful here
+
+
+func _not_registered() -> String:
+	if not extension_loaded():
+		if FileAccess.file_exists(GDEXTENSION):
+			return (
+				"the Python GDExtension is in the project but not loaded: open the project in "
+				+ "the editor once (it lists the extension in .godot/extension_list.cfg)"
+			)
+		return (
+			"the Python GDExtension is not installed (res://addons/godot-python-extension/): "
+			+ 'see addons/sorteio/README.md, "In-process bridge (Godot 4)", or set the bridge '
+			+ "to socket"
+		)
+	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
+		return (
+			"%s is missing: copy addons/sorteio/python/sorteio.pyextension to the project root "
+			+ "(the extension imports the addon's Python side from there), then restart"
+		) % PYEXTENSION
+	return (
+		"the addon's Python side did not register %s (its Python error is in Godot's output "
+		+ "above)"
+	) % PYTHON_CLASS
+
+
+func _fail(message: String) -> bool:
+	_failure = message
+	failed.emit.call_deferred(message)
+	return false
