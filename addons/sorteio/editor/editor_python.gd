@@ -15,6 +15,11 @@ const SETTING_PYTHON := "sorteio/python"
 ## Project setting: the project's deck (a [code]res://[/code] path), read by the panel and the
 ## [code]Sorteio[/code] node; empty means the package's built-in deck.
 const SETTING_DECK := "sorteio/deck"
+## Project setting: let the panel use the Python GDExtension's interpreter inside the editor.
+## Off by default: with Debian's Godot 4.6.3 and the vendored extension (d01a302) the editor
+## crashed (signal 11 in libpython, at the first call into the addon's Python class) when
+## measured; games are not affected (tests/test_godot4_python.py).
+const SETTING_INPROCESS := "sorteio/editor_uses_inprocess_python"
 const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
 const SOCKET_BRIDGE := "res://addons/sorteio/bridges/socket_bridge.gd"
 const EDITOR_SOCKET_BRIDGE := "res://addons/sorteio/editor/editor_socket_bridge.gd"
@@ -47,11 +52,12 @@ static func project_deck() -> String:
 	return ""
 
 
-## Makes and starts the editor's bridge: in-process first when available, else the socket
-## path. [param owner] is the node that awaits frames (the panel). Never null: a bridge that
+## Makes and starts the editor's bridge: in-process first when available and allowed
+## ([constant SETTING_INPROCESS]), else the socket path. [param owner] is the node that awaits frames (the panel). Never null: a bridge that
 ## could not start says why in [method SorteioBridge.failure].
 static func start_bridge(owner: Node) -> SorteioBridge:
-	if ResourceLoader.exists(PYTHON_BRIDGE) and not OS.has_environment("SORTEIO_EDITOR_SOCKET"):
+	var inprocess_allowed := bool(ProjectSettings.get_setting(SETTING_INPROCESS, false))
+	if inprocess_allowed and ResourceLoader.exists(PYTHON_BRIDGE):
 		var script: GDScript = load(PYTHON_BRIDGE)
 		var inprocess: SorteioBridge = script.new()
 		if inprocess.start(owner):

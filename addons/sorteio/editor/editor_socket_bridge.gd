@@ -152,11 +152,10 @@ func _exchange(method: String, params: Dictionary) -> Dictionary:
 			OS.delay_usec(50)
 		else:
 			await _owner.get_tree().process_frame  # a slow request lets the editor draw
-	var parsed: Variant = JSON.parse_string(
-		data.slice(HEADER_SIZE, HEADER_SIZE + length).get_string_from_utf8())
-	if not parsed is Dictionary:
-		return error_reply("bridge_down", _fail("the sorteio server sent a reply that is not JSON"))
-	return parsed
+	var reply := parse_reply(data.slice(HEADER_SIZE, HEADER_SIZE + length).get_string_from_utf8())
+	if str(reply.get("error", {}).get("code", "")) == "bridge_down":
+		_fail(str(reply["error"]["message"]))
+	return reply
 
 
 func _poll_port_file() -> void:

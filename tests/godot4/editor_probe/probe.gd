@@ -38,6 +38,10 @@ func _run() -> void:
 	_panel.action_finished.connect(func(action: String, ok: bool) -> void: _done[action] = ok)
 	make_bottom_panel_item_visible(_panel)
 	_emit("status", {"text": _panel.status_text()}, 0)
+	if _arg("only") == "inprocess":
+		await _inprocess()
+		_finish("")
+		return
 	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
 	_emit("validate_good", _panel.results["validate"], _panel.rows("validate"))
 	await _act("validate", func() -> void: _panel.set_deck(BROKEN); _panel.run_validate())
@@ -134,6 +138,22 @@ func _run() -> void:
 	if Time.get_ticks_msec() - started > TIMEOUT_MS:
 		_ok = false
 	_finish("")
+
+
+func _inprocess() -> void:
+	# With the Python GDExtension installed: the panel runs on the editor's own interpreter.
+	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
+	_emit("inprocess_validate", {"status": _panel.status_text(),
+		"valid": _panel.results["validate"]["valid"]}, _panel.rows("validate"))
+	await _act("table", func() -> void: _panel.load_table())
+	var file := ProjectSettings.globalize_path(GOOD)
+	var before := FileAccess.get_md5(file)
+	await _act("edit", func() -> void: _panel.edit_cell(0, "titulo", "Reforma já"))
+	var edited := FileAccess.get_md5(file)
+	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel)).undo())
+	_emit("inprocess_edit", {"before": before, "edited": edited,
+		"after": FileAccess.get_md5(file), "count": _panel.table.card_count()}, 0)
 
 
 func _shots(shot: String, out: String) -> void:
