@@ -45,7 +45,7 @@ AUTOLOAD = "res://addons/sorteio/sorteio_node.gd"
 # Any of these in Godot's output fails a run unless the test allows it.
 ENGINE_ERRORS = re.compile(r"SCRIPT ERROR|ERROR:|WARNING:|Parse Error")
 TIMED_OUT = 124  # the exit code a run stopped by its timeout reports
-CHECK = re.compile(r"^CHECK (ok|FAIL) ([^:\n]*?)(?:: (.*))?$", re.M)
+CHECK = re.compile(r"^CHECK (ok|FAIL) (.*?)(?:: (.*))?$", re.M)  # a name holds no ": "
 
 _version_printed: list[str] = []
 _warning_levels: dict[str, int] = {}

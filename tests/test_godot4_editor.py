@@ -298,12 +298,3 @@ def test_with_the_python_gdextension_installed_the_editor_keeps_the_socket_path(
     assert edit["before"] == original != edit["edited"] and edit["after"] == original
     assert edit["count"] == len(json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))["cartas"])
 
-
-def test_the_editor_socket_bridge_launches_the_servers_own_launcher():
-    """editor_socket_bridge.gd starts `python -c LAUNCHER`: the same text as
-    sorteio.bridge.server.LAUNCHER (which writes start-up errors where the panel reads them)."""
-    from sorteio.bridge.server import LAUNCHER
-
-    gd = (ROOT / "addons" / "sorteio" / "editor" / "editor_socket_bridge.gd").read_text("utf-8")
-    block = re.search(r"const LAUNCHER := \((.*?)\n\)", gd, re.S).group(1)
-    assert "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', block)) == LAUNCHER

@@ -132,7 +132,7 @@ def test_the_command_in_demo_shots_header_works_as_written(tmp_path):
         env = godot_env(tmp_path)
         command = command.replace("DISPLAY=:99", f"DISPLAY={display}").replace(
             "godot3-runner", "timeout 120 godot3-runner", 1)
-        result = subprocess.run(["bash", "-c", command], cwd=DEMO.parent,
+        result = subprocess.run(["bash", "-c", command], cwd=ROOT,
                                 env=env, capture_output=True, text=True, timeout=180)
     log = result.stdout + result.stderr
     assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]

@@ -294,7 +294,7 @@ def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     shutil.copytree(runtime, folder / "addons" / "pythonscript", symlinks=True)
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
     (folder / entry).parent.mkdir(parents=True)
-    shutil.copy2(ROOT / entry, folder / entry)
+    shutil.copy2(ROOT / "godot3" / entry, folder / entry)
     write_launcher(folder, cd_first=True)
     return folder
 

@@ -3,7 +3,8 @@ extends SceneTree
 # yet, an empty file, a truncated one, JSON that is not a save. Each is refused with one
 # error_occurred("...", "bad_request") (or nothing, for no save), never a SCRIPT ERROR, and the
 # match in play is kept; the real save then loads.
-#   godot3-server --path godot3/demo_project -s tests/godot3/readme_saves.gd -- --script=/abs/example.gd
+#   godot3-server --path godot3/demo_project -s tests/godot3/readme_saves.gd -- \
+#     --script=/abs/example.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
 const SAVE := "user://partida.json"

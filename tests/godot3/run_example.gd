@@ -1,7 +1,7 @@
 extends SceneTree
 # Runs a Node script (e.g. the README's example) in the demo project, one match per seed.
-#   godot3-server --path godot3/demo_project -s tests/godot3/run_example.gd -- --script=/abs/example.gd
-#     [--seeds=N]
+#   godot3-server --path godot3/demo_project -s tests/godot3/run_example.gd -- \
+#     --script=/abs/example.gd [--seeds=N]
 # Each match: Sorteio.match_seed is set to the seed (the example should start with seed -1), the
 # node is added, the match must end, and a few frames more run (deferred calls made at the end
 # would fail then). Prints "EXAMPLE seeds=N ended=N catastrophes=N errors=N" and

@@ -5,8 +5,8 @@ extends RefCounted
 ## The Sorteio panel runs on a [SorteioBridge]: the in-process one
 ## ([code]bridges/python_bridge.gd[/code], the Python GDExtension's own interpreter inside the
 ## editor) when the project has that runtime and it starts, else a socket bridge to
-## [code]sorteio serve[/code] run by [method python_executable] (the game's
-## [code]bridges/socket_bridge.gd[/code] when it is there, else [code]editor_socket_bridge.gd[/code]).
+## [code]sorteio serve[/code] run by [method python_executable] (the game's own
+## [code]bridges/socket_bridge.gd[/code]).
 ## The deck importer cannot wait for frames, so it asks Python once per file through
 ## [method request_now] (a short-lived process).
 
@@ -21,8 +21,7 @@ const SETTING_DECK := "sorteio/deck"
 ## measured; games are not affected (tests/test_godot4_python.py).
 const SETTING_INPROCESS := "sorteio/editor_uses_inprocess_python"
 const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
-const SOCKET_BRIDGE := "res://addons/sorteio/bridges/socket_bridge.gd"
-const EDITOR_SOCKET_BRIDGE := "res://addons/sorteio/editor/editor_socket_bridge.gd"
+const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const PORT_FILE_PREFIX := "sorteio_editor_bridge_"
 ## One request answered by the handler both bridges use, for [method request_now].
 const ONE_SHOT := (
@@ -62,15 +61,14 @@ static func start_bridge(owner: Node) -> SorteioBridge:
 		var inprocess: SorteioBridge = script.new()
 		if inprocess.start(owner):
 			return inprocess
-	var path := SOCKET_BRIDGE if ResourceLoader.exists(SOCKET_BRIDGE) else EDITOR_SOCKET_BRIDGE
-	var socket_script: GDScript = load(path)
-	var bridge: SorteioBridge = socket_script.new()
-	var port_file := ProjectSettings.globalize_path(
+	# An editor that crashed never removed its port file (it holds the token): clear those.
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), PORT_FILE_PREFIX)
+	var bridge: SocketBridge = SocketBridge.new()
+	bridge.python = python_executable()
+	bridge.port_file = ProjectSettings.globalize_path(
 		"user://%s%d.json" % [PORT_FILE_PREFIX, OS.get_process_id()])
-	for setting: Array in [["python", python_executable()], ["port_file", port_file],
-			["python_executable", python_executable()]]:
-		if setting[0] in bridge:
-			bridge.set(setting[0], setting[1])
+	bridge.startup_timeout_ms = 20000
+	bridge.request_timeout_ms = 60000  # a lint or a preview of a 30,000-card deck
 	bridge.start(owner)
 	return bridge
 

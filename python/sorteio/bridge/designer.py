@@ -31,8 +31,10 @@ from ..lint import lint_deck
 from ..loader import BUILTIN_DECKS, DeckError, load_deck, parse_deck, resolve_deck_path
 from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
 from ..results import TurnEnd, TurnStart
+from ..sim.from_situation import situation_tally
 from ..sim.report import sweep_json
 from ..sim.sweep import (
+    SEED_STRIDE,
     ScenarioResult,
     SweepError,
     SweepResult,
@@ -42,6 +44,8 @@ from ..sim.sweep import (
     parse_param,
     run_chunk,
 )
+from ..situation import Situation, load_situation, situation_engine
+from ..state import restore_state
 from ..wording import (
     Names,
     card_mode_text,
@@ -276,35 +280,50 @@ def _read_state(path: str) -> Any:
     return data
 
 
+def _path_param(params: Dict[str, Any], name: str) -> Optional[str]:
+    value = params.get(name)
+    if value is not None and not isinstance(value, str):
+        raise DesignerError("bad_request", f"'{name}' must be a file path or null")
+    return value or None
+
+
 def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     """``sorteio turn``: the next turn's cards with why each came (§3.3, §3.4, §5).
 
     Params: ``deck`` (path, name or null); ``state``: path of a saved match (``play --save`` or
-    ``Sorteio.save_state()`` as JSON), or null for the match start; ``seed`` (int >= 0, the
-    match seed when there is no state, and the simulated player's); ``policy`` (``random`` or
-    ``protect``): cards after the first depend on the options chosen, so the preview plays them.
-    Result: ``{"file", "from": "start"|"state", "start_text", "rows": [...], "ending": text or
-    null}``; ``start_text``: where a save made mid-turn continues (``sorteio turn``'s heading,
-    ``Ano 2, a partir da vaga 4 de 7 ...``) or null; rows being ``turn_started`` (``mandatory``
-    with ``texto``), ``card_played`` (``reason_text``: the CLI's sentence; ``meters_text``: the
-    meters after the choice, ``Caixa 55 · Saúde 28 ...``) and ``turn_ended``.
+    ``Sorteio.save_state()`` as JSON), or ``situation``: path of a situation file (or a shipped
+    sample's name, ``secao4``; ``sorteio.situation``), or neither for the match start; ``seed``
+    (int >= 0, the draw's seed when there is no state, and the simulated player's); ``policy``
+    (``random`` or ``protect``): cards after the first depend on the options chosen, so the
+    preview plays them. Result: ``{"file", "from": "start"|"state"|"situation", "start_text",
+    "rows": [...], "ending": text or null, "deck_update": [...]}``; ``start_text``: where a save
+    made mid-turn continues (``sorteio turn``'s heading, ``Ano 2, a partir da vaga 4 de 7 ...``)
+    or null; rows being ``turn_started`` (``mandatory`` with ``texto``), ``card_played``
+    (``reason_text``: the CLI's sentence; ``meters_text``: the meters after the choice,
+    ``Caixa 55 · Saúde 28 ...``) and ``turn_ended``; ``deck_update``: what loading a save of an
+    earlier version of the deck changed (``sorteio.upgrade``). A bad situation file raises
+    ``SituationError`` naming file and field.
     """
     deck_name = _deck_param(params)
-    state_path = params.get("state")
-    if state_path is not None and not isinstance(state_path, str):
-        raise DesignerError("bad_request", "'state' must be a file path or null")
+    state_path = _path_param(params, "state")
+    situation_path = _path_param(params, "situation")
+    if state_path and situation_path:
+        raise DesignerError("bad_request", "give 'state' or 'situation', not both")
     seed = _int(params, "seed", 0, 0, 2**31 - 1)
     policy = _policy(params)
+    notes: List[str] = []
+    deck = load_deck(deck_name)
     if state_path:
         data = _read_state(state_path)
         if isinstance(data, dict) and isinstance(data.get("engine"), dict):
             data = data["engine"]  # the Godot node's wrapper {"format", "deck", "seed", "engine"}
-        deck = load_deck(deck_name)
-        engine = Engine.from_state(deck, data)
+        engine = Engine(deck)
+        notes = restore_state(engine, data)
         if engine.phase == ENDED:
             raise SorteioError(f"{state_path}: the match has already ended")
+    elif situation_path:
+        engine = situation_engine(deck, load_situation(situation_path, deck), seed)
     else:
-        deck = load_deck(deck_name)
         engine = Engine(deck, seed)
     chooser = make_policy(policy, seed)
     rows = _Collector(Names.of(deck))
@@ -318,10 +337,12 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     if not shown and engine.phase == TURN_START:
         rows.turn_started(engine.start_turn())
         play_turn(engine, chooser, rows)
-    return {"file": _source(deck_name), "from": "state" if state_path else "start",
-            "start_text": start_text, "rows": rows.rows,
+    origin = "state" if state_path else "situation" if situation_path else "start"
+    return {"file": _source(deck_name), "from": origin, "start_text": start_text,
+            "rows": rows.rows,
             "ending": (ending_text(rows.names, engine.ending.to_dict())
-                       if engine.ending is not None else None)}
+                       if engine.ending is not None else None),
+            "deck_update": notes}
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -350,9 +371,10 @@ class SimulationJob:
     """One ``sorteio simulate`` run played a chunk at a time (see the module docstring)."""
 
     def __init__(self, deck: Any, grid: Dict[str, List[int]], matches: int, seed: int,
-                 policy: str) -> None:
+                 policy: str, situation: Optional[Situation] = None) -> None:
         self.deck, self.grid, self.matches = deck, grid, matches
         self.seed, self.policy = seed, policy
+        self.situation = situation  # matches start there, played by the oracle
         self.scenarios = build_scenarios(deck, grid)
         check_size(len(self.scenarios), matches)
         self.total = len(self.scenarios) * matches
@@ -371,7 +393,13 @@ class SimulationJob:
         """Play chunks, in match order, until ``budget_ms`` has passed (at least one chunk)."""
         deadline = time.perf_counter() + budget_ms / 1000
         for sc, start, count in self._work:
-            tally = run_chunk(self._deck_json, sc.params, self.policy, self.seed, start, count)
+            if self.situation is not None:
+                base = self.seed * SEED_STRIDE + start
+                tally = situation_tally(self.deck, self.situation, range(base, base + count),
+                                        self.policy)
+            else:
+                tally = run_chunk(self._deck_json, sc.params, self.policy, self.seed, start,
+                                  count)
             whole = self._tallies.get(sc.index)
             if whole is None:
                 self._tallies[sc.index] = tally
@@ -391,7 +419,8 @@ class SimulationJob:
             for r in done:
                 r.diff = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
             sweep = SweepResult(done, list(self.grid), self.matches, self.seed, self.policy,
-                                self.deck.nome, False, len(done), 1)
+                                self.deck.nome, False, len(done), 1,
+                                kernel="oracle" if self.situation is not None else "python")
             data = sweep_json(sweep, Names.of(self.deck))  # with "names": id -> display name
             for row, r in zip(data["scenarios"], done):
                 row["card_draws_per_match"] = r.card_frequency()
@@ -411,8 +440,12 @@ class Simulations:
         """``simulate_start``. Params: ``deck``; ``matches`` (1-1,000,000, default 3000);
         ``seed`` (default 0); ``policy``; ``sweep``: list of ``"name=values"`` strings as
         ``sorteio simulate --param`` takes (e.g. ``"teto_obrigatorias=2..4"``), or null for the
-        deck's own parameters only. Result ``{"job", "total", "scenarios"}``."""
+        deck's own parameters only; ``situation``: a situation file's path (or ``secao4``) every
+        match starts from (``sorteio simulate --situation``; no sweep then), or null. Result
+        ``{"job", "total", "scenarios"}``."""
         deck = load_deck(_deck_param(params))
+        situation_path = _path_param(params, "situation")
+        situation = load_situation(situation_path, deck) if situation_path else None
         matches = _int(params, "matches", DEFAULT_MATCHES, 1, 1_000_000)
         seed = _int(params, "seed", 0, 0, 2**31 - 1)
         policy = _policy(params)
@@ -420,11 +453,14 @@ class Simulations:
         if not isinstance(sweep, list) or not all(isinstance(s, str) for s in sweep):
             raise DesignerError("bad_request", "'sweep' must be a list of 'name=values' strings")
         grid: Dict[str, List[int]] = {}
+        if situation is not None and sweep:
+            raise DesignerError("bad_request", "a simulation from a 'situation' runs the deck's "
+                                "own parameters: no 'sweep'")
         try:
             for text in sweep:
                 name, values = parse_param(text)
                 grid[name] = values
-            job = SimulationJob(deck, grid, matches, seed, policy)
+            job = SimulationJob(deck, grid, matches, seed, policy, situation)
         except SweepError as exc:
             raise DesignerError("bad_request", str(exc)) from None
         while len(self.jobs) >= MAX_JOBS:

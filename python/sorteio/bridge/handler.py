@@ -15,7 +15,9 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``choose`` [``option``: index into ``card.opcoes``]
   -> ``{"choice": Choice, "ending", "snapshot"}``
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
-- ``load`` [``state``: a dict from save] -> same as ``state``
+- ``load`` [``state``: a dict from save] -> same as ``state``, plus ``deck_update``: what
+  adapting a save of another version of the deck changed, one sentence each (``[]`` when the
+  save was made with this deck; README "Determinism and saved matches")
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
 
 Texts for people come from ``sorteio.wording``, with the deck's names: every ``reason`` (of
@@ -74,6 +76,19 @@ def _default_engine_cls() -> Any:
     from ..engine import Engine
 
     return Engine
+
+
+def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
+    """``(engine, deck_update notes)``: a save of an earlier version of the deck is adapted to
+    it (``sorteio.upgrade``), the notes saying what changed, for the game to log. An injected
+    engine class with its own ``from_state`` loads with it (and gives no notes)."""
+    from ..engine import Engine
+    from ..state import restore_state
+
+    if getattr(engine_cls.from_state, "__func__", None) is not Engine.from_state.__func__:
+        return engine_cls.from_state(deck, data), []
+    engine = engine_cls(deck)
+    return engine, restore_state(engine, data)
 
 
 def _id_problem(value: Any) -> Optional[str]:
@@ -466,11 +481,13 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
         deck = load_deck(source or None)
-        engine = self.engine_cls.from_state(deck, state["engine"])
+        engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
-        return deck, source or None, engine, seed, describe(deck, source or None, engine, seed)
+        result = describe(deck, source or None, engine, seed)
+        result["deck_update"] = notes
+        return deck, source or None, engine, seed, result
 
     def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
         return describe(self.deck, self.deck_source, self._engine(), self.seed)

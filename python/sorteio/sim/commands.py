@@ -84,8 +84,12 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
 @click.option("--per-card", "per_card", is_flag=True,
               help="for every playable card, play the deck without it (same seeds) and rank the "
                    "cards by how much their absence moves the catastrophe rate")
+@click.option("--situation", "situation_path", default=None, metavar="FILE",
+              help="start every match from this situation (year, meters, satisfaction, cards "
+                   "already played; `sorteio schema --situation`), or a shipped sample: secao4. "
+                   "Played by the rules' reference engine, in this process")
 def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
-                 as_json, per_card) -> None:
+                 as_json, per_card, situation_path) -> None:
     """Play many matches per scenario and compare scenarios (GDD 06 §7).
 
     Without --param: one scenario, the deck's own parameters. Each scenario reports the
@@ -97,6 +101,12 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     """
     _fit_width(out)
     deck = load_deck(deck_path)
+    if situation_path is not None:
+        if params or per_card or executor_spec or jobs is not None:
+            raise click.UsageError("--situation runs the deck's own parameters in this process: "
+                                   "use it without --param, --per-card, --jobs, --executor")
+        _simulate_situation(deck, situation_path, matches, seed, policy, out_dir, as_json)
+        return
     grid = {}
     for text in params:
         try:
@@ -164,6 +174,50 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
                                 f"{result.total_scenarios} cenários terminados foram mantidos"))
         sys.exit(128 + (result.stopped_by or signal.SIGINT))
+
+
+def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
+                        out_dir: Optional[str], as_json: bool) -> None:
+    """``simulate --situation``: every match starts from the situation (sim/from_situation.py);
+    the same summary, JSON and --out files as a run of the deck's own parameters."""
+    from ..jsonfile import printable
+    from ..situation import load_situation
+    from .from_situation import simulate_situation
+
+    situation = load_situation(path, deck)
+    folder = None
+    if out_dir is not None:
+        from .report import require_matplotlib
+
+        require_matplotlib()
+        folder = _output_folder(out_dir)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    started = time.perf_counter()
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"situação: {situation.nome}", total=matches)
+        result = simulate_situation(deck, situation, matches, seed, policy,
+                                    progress=lambda done: bar.update(task, completed=done))
+    elapsed = time.perf_counter() - started
+    names = Names.of(deck)
+    if folder is not None:
+        _write_outputs(result, folder, deck)
+    if as_json:
+        from .report import sweep_json
+
+        data = sweep_json(result, names)
+        data["seconds"] = round(elapsed, 3)
+        data["situation"] = situation.model_dump(mode="json")
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    out.print(Text(printable(
+        f"a partir da situação «{situation.nome}» ({path}): ano {situation.ano}, "
+        f"{len(situation.cartas_jogadas)} carta(s) já jogada(s); {matches} partidas, seed "
+        f"{seed}, jogador {policy} — {elapsed:.1f} s (motor de referência)")), soft_wrap=True)
+    _print_one(result.scenarios[0], names)
+    if folder is not None:
+        out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
+                       f"{folder / 'report.html'}"), soft_wrap=True)
 
 
 def _fit_width(console: Console) -> None:
