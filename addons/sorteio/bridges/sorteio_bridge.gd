@@ -75,3 +75,36 @@ func close() -> void:
 ## A failed reply in the protocol's shape.
 static func error_reply(code: String, message: String) -> Dictionary:
 	return {"ok": false, "error": {"code": code, "message": message}}
+
+
+## A reply's JSON text as the protocol's Dictionary, or a [code]bridge_down[/code] reply when it
+## is not a JSON object. Godot 4's JSON reads every number as a float; the protocol's numbers
+## that are whole (counters, meters, years, the RNG state of a save) come back as [int], so a
+## saved state sent back to Python is the state Python wrote (Python refuses 5.0 for an int).
+static func parse_reply(text: String) -> Dictionary:
+	var parsed: Variant = JSON.parse_string(text)
+	if not parsed is Dictionary:
+		return error_reply("bridge_down", "the Python side answered something that is not JSON")
+	return whole_numbers_as_ints(parsed)
+
+
+## [param value] with every whole float inside it (of at most 2^53 in size, where a float is
+## exact) turned into an [int]; Dictionaries and Arrays are walked, other values kept.
+static func whole_numbers_as_ints(value: Variant) -> Variant:
+	match typeof(value):
+		TYPE_FLOAT:
+			var number: float = value
+			if number == floorf(number) and absf(number) <= 9007199254740992.0:
+				return int(number)
+			return number
+		TYPE_DICTIONARY:
+			var dictionary: Dictionary = value
+			for key: Variant in dictionary:
+				dictionary[key] = whole_numbers_as_ints(dictionary[key])
+			return dictionary
+		TYPE_ARRAY:
+			var array: Array = value
+			for index: int in array.size():
+				array[index] = whole_numbers_as_ints(array[index])
+			return array
+	return value
