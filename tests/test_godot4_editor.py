@@ -29,6 +29,7 @@ from godot4_harness import (
     import_project,
     make_project,
     run_godot,
+    run_script,
 )
 from sorteio.bridge.handler import RequestHandler
 from sorteio.loader import BUILTIN_DECKS
@@ -298,3 +299,19 @@ def test_with_the_python_gdextension_installed_the_editor_keeps_the_socket_path(
     assert edit["before"] == original != edit["edited"] and edit["after"] == original
     assert edit["count"] == len(json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))["cartas"])
 
+
+
+def test_the_node_plays_the_project_deck_the_panel_checks(tmp_path):
+    """One project setting, sorteio/deck, for the panel and the game (issue 15: the panel's
+    deck was the package's built-in one, not the deck the game plays)."""
+    deck = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    deck["nome"] = "Baralho do projeto"
+    project = make_project(
+        tmp_path / "game", name="game",
+        settings={"sorteio": {"deck": '"res://decks/jogo.sorteio.json"'}},
+        files={"decks/jogo.sorteio.json": json.dumps(deck, ensure_ascii=False)},
+        import_now=False)
+    import_project(project)
+    run = run_script(project, "project_deck.gd", home=tmp_path / "home")
+    run.passed("start_match")
+    assert run.lines("DECK ") == [f"Baralho do projeto {len(deck['cartas'])}"], run.tail()

@@ -42,6 +42,12 @@ static func extension_loaded() -> bool:
 	return ClassDB.class_exists(PYTHON_CLASS) or ClassDB.class_exists("PythonScript")
 
 
+## What [SorteioNode]'s [code]auto[/code] bridge asks (the node's side of the contract): the
+## in-process bridge can start here, i.e. [method extension_loaded].
+static func available() -> bool:
+	return extension_loaded()
+
+
 ## Makes the Python side ready at once (an in-process start needs no frame). Returns false
 ## with [method failure] saying why and what to do when it cannot: the extension is not
 ## installed, the addon's Python side is not registered, or sorteio does not import in the
