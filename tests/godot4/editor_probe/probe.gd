@@ -159,6 +159,7 @@ func _inprocess() -> void:
 func _shots(shot: String, out: String) -> void:
 	# Under Xvfb: the card table with its problems, then the simulation with a §7 sweep.
 	_panel.custom_minimum_size = Vector2(0, 520)
+	EditorInterface.get_file_system_dock().navigate_to_path(BROKEN)  # its red-cross icon
 	await _act("table", func() -> void: _panel.load_table())
 	await _act("edit", func() -> void: _panel.edit_cell(2, "modo", "economa"))
 	_panel.show_tab(0)
