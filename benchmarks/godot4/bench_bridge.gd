@@ -31,7 +31,12 @@ func _run() -> void:
 			return
 		await process_frame
 	print("BENCH ready_ms=%.1f" % ((Time.get_ticks_usec() - started) / 1e3))
-	print("BENCH engine_to_ready_ms=%d" % (engine_started_ms + int((Time.get_ticks_usec() - started) / 1000.0)))
+	print(
+		(
+			"BENCH engine_to_ready_ms=%d"
+			% (engine_started_ms + int((Time.get_ticks_usec() - started) / 1000.0))
+		)
+	)
 	var draws: Array[float] = []
 	var wanted: int = int(_arg("draws", "2000"))
 	var seed_value: int = 0

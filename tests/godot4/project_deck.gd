@@ -8,4 +8,6 @@ func scenario() -> void:
 	check(sorteio.deck_path == "", "no deck_path", sorteio.deck_path)
 	if not check(await sorteio.start_match(5), "start_match"):
 		return
-	print("DECK %s %d" % [sorteio.deck_info.get("nome", "?"), int(sorteio.deck_info.get("cards", -1))])
+	print(
+		"DECK %s %d" % [sorteio.deck_info.get("nome", "?"), int(sorteio.deck_info.get("cards", -1))]
+	)

@@ -24,10 +24,20 @@ signal history_requested(redo: bool)
 
 ## Columns shown, in order: [code]deck_table[/code] row keys.
 const COLUMNS: Array[String] = [
-	"id", "titulo", "modo", "ano", "tipo", "ator", "funcao", "status", "texto", "opcoes"]
+	"id", "titulo", "modo", "ano", "tipo", "ator", "funcao", "status", "texto", "opcoes"
+]
 const TITLES: Array[String] = [
-	"id", "título", "modo", "ano", "tipo", "ator", "função", "aprendizado", "texto",
-	"opções (texto: efeitos · atores)"]
+	"id",
+	"título",
+	"modo",
+	"ano",
+	"tipo",
+	"ator",
+	"função",
+	"aprendizado",
+	"texto",
+	"opções (texto: efeitos · atores)"
+]
 const CHOICE_COLUMNS: Array[String] = ["modo", "tipo", "status"]
 
 var _rows: Array[Dictionary] = []
@@ -65,9 +75,14 @@ func _init() -> void:
 	_count = Label.new()
 	_count.size_flags_horizontal = SIZE_EXPAND_FILL
 	bar.add_child(_count)
-	for entry: Array in [["Nova", _on_add], ["Duplicar", _on_duplicate], ["Excluir", _on_delete],
-			["Opções…", _on_edit_options], ["Desfazer", func() -> void: history_requested.emit(false)],
-			["Refazer", func() -> void: history_requested.emit(true)]]:
+	for entry: Array in [
+		["Nova", _on_add],
+		["Duplicar", _on_duplicate],
+		["Excluir", _on_delete],
+		["Opções…", _on_edit_options],
+		["Desfazer", func() -> void: history_requested.emit(false)],
+		["Refazer", func() -> void: history_requested.emit(true)]
+	]:
 		var button := Button.new()
 		button.text = entry[0]
 		button.pressed.connect(entry[1])
@@ -244,7 +259,9 @@ func _add_item(root: TreeItem, index: int) -> void:
 		elif column == "opcoes":
 			item.set_text(c, _options_text(data))
 		elif column == "ano":
-			item.set_text(c, str(int(data["ano"])) if data["ano"] != null else str(data["ano_texto"]))
+			item.set_text(
+				c, str(int(data["ano"])) if data["ano"] != null else str(data["ano_texto"])
+			)
 			item.set_editable(c, true)
 		else:
 			item.set_text(c, str(data.get(column, "")))
@@ -412,7 +429,15 @@ func _on_options_confirmed() -> void:
 		var key := str(edit.get_meta("key"))
 		var before := str(options[k][key]) if k < options.size() else ""
 		if edit.text != before:
-			edits.append({"op": "set", "index": _options_index, "card": str(data["id"]),
-				"column": key, "option": k, "text": edit.text})
+			edits.append(
+				{
+					"op": "set",
+					"index": _options_index,
+					"card": str(data["id"]),
+					"column": key,
+					"option": k,
+					"text": edit.text
+				}
+			)
 	if not edits.is_empty():
 		options_edited.emit(edits)

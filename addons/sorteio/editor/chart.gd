@@ -10,10 +10,10 @@ const LABEL_WIDTH := 190.0
 
 ## The chart's title, drawn on top.
 var title: String = ""
-var _labels: Array[String] = []
-var _values: Array[float] = []
 ## printf format of a value label.
 var value_format: String = "%.2f"
+var _labels: Array[String] = []
+var _values: Array[float] = []
 
 
 ## Replaces the data: [param labels] and [param values] of the same size.
@@ -48,8 +48,15 @@ func _draw() -> void:
 	var font := get_theme_font("font", "Label")
 	var size_px := get_theme_font_size("font_size", "Label")
 	var text_color := get_theme_color("font_color", "Label")
-	draw_string(font, Vector2(4, font.get_ascent(size_px) + 2), title,
-		HORIZONTAL_ALIGNMENT_LEFT, size.x - 8, size_px, text_color)
+	draw_string(
+		font,
+		Vector2(4, font.get_ascent(size_px) + 2),
+		title,
+		HORIZONTAL_ALIGNMENT_LEFT,
+		size.x - 8,
+		size_px,
+		text_color
+	)
 	var highest := 0.0
 	for value in _values:
 		highest = maxf(highest, value)
@@ -60,8 +67,23 @@ func _draw() -> void:
 		var y := ROW_HEIGHT * (i + 1.2)
 		var length := width * _values[i] / highest
 		var baseline := y + font.get_ascent(size_px)
-		draw_string(font, Vector2(4, baseline), _labels[i], HORIZONTAL_ALIGNMENT_LEFT,
-			LABEL_WIDTH - 8, size_px, text_color, TextServer.JUSTIFICATION_NONE)
+		draw_string(
+			font,
+			Vector2(4, baseline),
+			_labels[i],
+			HORIZONTAL_ALIGNMENT_LEFT,
+			LABEL_WIDTH - 8,
+			size_px,
+			text_color,
+			TextServer.JUSTIFICATION_NONE
+		)
 		draw_rect(Rect2(LABEL_WIDTH, y + 3, maxf(length, 1.0), ROW_HEIGHT - 6), BAR_COLOR)
-		draw_string(font, Vector2(LABEL_WIDTH + length + 4, baseline), value_format % _values[i],
-			HORIZONTAL_ALIGNMENT_LEFT, -1, size_px, text_color)
+		draw_string(
+			font,
+			Vector2(LABEL_WIDTH + length + 4, baseline),
+			value_format % _values[i],
+			HORIZONTAL_ALIGNMENT_LEFT,
+			-1,
+			size_px,
+			text_color
+		)

@@ -89,11 +89,17 @@ func _import(
 ## from Python's [code]validate[/code] request on [param source_file], printing each problem.
 static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 	var reply := EditorPython.request_now(
-		"validate", {"deck": ProjectSettings.globalize_path(source_file)})
+		"validate", {"deck": ProjectSettings.globalize_path(source_file)}
+	)
 	if not reply.get("ok", false):
 		var error: Dictionary = reply.get("error", {})
-		var row := {"severity": "error", "file": source_file, "card_id": null,
-			"field": "(python)", "message": "could not validate: %s" % error.get("message", "?")}
+		var row := {
+			"severity": "error",
+			"file": source_file,
+			"card_id": null,
+			"field": "(python)",
+			"message": "could not validate: %s" % error.get("message", "?")
+		}
 		deck.valid = false
 		deck.problems = [row]
 		_print_row(row)
@@ -109,15 +115,23 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 	if result["summary"] is Dictionary:
 		deck.deck_name = str(result["summary"]["nome"])
 	if not deck.valid:
-		print_rich("[color=%s]sorteio: %s does not validate: %d problem(s); the Sorteio panel "
-			% [ERROR_COLOR, source_file, result["errors"].size()]
-			+ "lists them (Validar)[/color]")
+		print_rich(
+			(
+				(
+					"[color=%s]sorteio: %s does not validate: %d problem(s); the Sorteio panel "
+					% [ERROR_COLOR, source_file, result["errors"].size()]
+				)
+				+ "lists them (Validar)[/color]"
+			)
+		)
 
 
 static func _print_row(row: Dictionary) -> void:
 	var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
 	var colour := ERROR_COLOR if row["severity"] == "error" else WARNING_COLOR
-	var text := "sorteio %s: %s: %s%s: %s" % [
-		row["severity"], row["file"], card, row["field"], row["message"]]
+	var text := (
+		"sorteio %s: %s: %s%s: %s"
+		% [row["severity"], row["file"], card, row["field"], row["message"]]
+	)
 	# Deck text is shown as typed, never read as markup.
 	print_rich("[color=%s]%s[/color]" % [colour, text.replace("[", "[lb]")])

@@ -52,8 +52,9 @@ static func project_deck() -> String:
 
 
 ## Makes and starts the editor's bridge: in-process first when available and allowed
-## ([constant SETTING_INPROCESS]), else the socket path. [param owner] is the node that awaits frames (the panel). Never null: a bridge that
-## could not start says why in [method SorteioBridge.failure].
+## ([constant SETTING_INPROCESS]), else the socket path. [param owner] is the node that awaits
+## frames (the panel). Never null: a bridge that could not start says why in
+## [method SorteioBridge.failure].
 static func start_bridge(owner: Node) -> SorteioBridge:
 	var inprocess_allowed := bool(ProjectSettings.get_setting(SETTING_INPROCESS, false))
 	if inprocess_allowed and ResourceLoader.exists(PYTHON_BRIDGE):
@@ -66,7 +67,8 @@ static func start_bridge(owner: Node) -> SorteioBridge:
 	var bridge: SocketBridge = SocketBridge.new()
 	bridge.python = python_executable()
 	bridge.port_file = ProjectSettings.globalize_path(
-		"user://%s%d.json" % [PORT_FILE_PREFIX, OS.get_process_id()])
+		"user://%s%d.json" % [PORT_FILE_PREFIX, OS.get_process_id()]
+	)
 	bridge.startup_timeout_ms = 20000
 	bridge.request_timeout_ms = 60000  # a lint or a preview of a 30,000-card deck
 	bridge.start(owner)
@@ -89,7 +91,8 @@ static func request_now(method: String, params: Dictionary) -> Dictionary:
 	var python := python_executable()
 	# Base64: the request's quotes would not survive every platform's argument passing.
 	var request := Marshalls.utf8_to_base64(
-		JSON.stringify({"id": 1, "method": method, "params": params}))
+		JSON.stringify({"id": 1, "method": method, "params": params})
+	)
 	var output: Array = []
 	var code := OS.execute(python, PackedStringArray(["-c", ONE_SHOT, request]), output, true)
 	var text: String = "" if output.is_empty() else str(output[0])
@@ -99,7 +102,16 @@ static func request_now(method: String, params: Dictionary) -> Dictionary:
 		if parsed is Dictionary:
 			return parsed
 	var said := text.strip_edges().get_slice("\n", text.strip_edges().get_slice_count("\n") - 1)
-	return SorteioBridge.error_reply("bridge_down", (
-		"the Python '%s' could not answer (exit code %d%s); install sorteio in a Python 3.8 or "
-		+ "later and point SORTEIO_PYTHON or the project setting sorteio/python at it")
-		% [python, code, ": " + said if said != "" else ""])
+	return (
+		SorteioBridge
+		. error_reply(
+			"bridge_down",
+			(
+				(
+					"the Python '%s' could not answer (exit code %d%s); install sorteio in a Python 3.8 or "
+					+ "later and point SORTEIO_PYTHON or the project setting sorteio/python at it"
+				)
+				% [python, code, ": " + said if said != "" else ""]
+			)
+		)
+	)

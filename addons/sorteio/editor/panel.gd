@@ -146,8 +146,12 @@ func run_preview(state_path: String = "") -> void:
 	if state_path != "":
 		_state_edit.text = state_path
 	var state := _state_edit.text.strip_edges()
-	var params := {"deck": _deck_for_python(), "seed": int(_preview_seed.value),
-		"policy": PLAYERS[_preview_player.selected][0], "state": null}
+	var params := {
+		"deck": _deck_for_python(),
+		"seed": int(_preview_seed.value),
+		"policy": PLAYERS[_preview_player.selected][0],
+		"state": null
+	}
 	if state != "":
 		params["state"] = _globalize(state)
 	var reply := await _call("preview", params)
@@ -164,9 +168,13 @@ func run_simulate(matches: int = -1, player: String = "", sweep: Dictionary = {}
 		for i in PLAYERS.size():
 			if PLAYERS[i][0] == player:
 				_sim_player.select(i)
-	var params := {"deck": _deck_for_python(), "matches": int(_matches.value),
-		"seed": int(_sim_seed.value), "policy": PLAYERS[_sim_player.selected][0],
-		"sweep": _sweep_params(sweep)}
+	var params := {
+		"deck": _deck_for_python(),
+		"matches": int(_matches.value),
+		"seed": int(_sim_seed.value),
+		"policy": PLAYERS[_sim_player.selected][0],
+		"sweep": _sweep_params(sweep)
+	}
 	_progress.value = 0
 	var reply := await _call("simulate_start", params)
 	if not _answer("simulate", reply, false):
@@ -210,8 +218,9 @@ func load_table() -> void:
 	var all_rows: Array = []
 	var reply: Dictionary = {}
 	while true:
-		reply = await _call("deck_table", {"deck": _deck_for_python(),
-			"offset": all_rows.size(), "limit": PAGE})
+		reply = await _call(
+			"deck_table", {"deck": _deck_for_python(), "offset": all_rows.size(), "limit": PAGE}
+		)
 		if not reply.get("ok", false):
 			break
 		all_rows += reply["result"]["rows"]
@@ -231,8 +240,13 @@ func load_table() -> void:
 
 ## Edits one cell (an option column with [param option] >= 0), as typing in the table does.
 func edit_cell(index: int, column: String, text: String, option: int = -1) -> void:
-	var edit := {"op": "set", "index": index, "card": str(table.row(index).get("id", "")),
-		"column": column, "text": text}
+	var edit := {
+		"op": "set",
+		"index": index,
+		"card": str(table.row(index).get("id", "")),
+		"column": column,
+		"text": text
+	}
 	if option >= 0:
 		edit["option"] = option
 	await _edit([edit], "Sorteio: %s de %s" % [column, edit["card"]])
@@ -270,15 +284,28 @@ func is_busy() -> bool:
 
 ## Rows shown for an action's last answer (what a designer sees), for tests.
 func rows(action: String) -> int:
-	var tree: Tree = {"validate": _problems, "coverage": _coverage, "preview": _preview,
-		"sweep": _sweep_table, "cards": _card_table}.get(action, _sweep_table)
+	var tree: Tree = (
+		{
+			"validate": _problems,
+			"coverage": _coverage,
+			"preview": _preview,
+			"sweep": _sweep_table,
+			"cards": _card_table
+		}
+		. get(action, _sweep_table)
+	)
 	return tree.get_root().get_child_count() if tree.get_root() != null else 0
 
 
 ## The texts of a result tree, row by row (tests read what a designer reads).
 func row_texts(action: String) -> Array:
-	var tree: Tree = {"validate": _problems, "coverage": _coverage, "preview": _preview,
-		"sweep": _sweep_table, "cards": _card_table}[action]
+	var tree: Tree = {
+		"validate": _problems,
+		"coverage": _coverage,
+		"preview": _preview,
+		"sweep": _sweep_table,
+		"cards": _card_table
+	}[action]
 	var out: Array = []
 	var item := tree.get_root().get_first_child() if tree.get_root() != null else null
 	while item != null:
@@ -316,8 +343,13 @@ func export_csv(what: String, path: String) -> Error:
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	if file == null:
 		return FileAccess.get_open_error()
-	var tree: Tree = {"validate": _problems, "coverage": _coverage, "preview": _preview,
-		"sweep": _sweep_table, "cards": _card_table}[what]
+	var tree: Tree = {
+		"validate": _problems,
+		"coverage": _coverage,
+		"preview": _preview,
+		"sweep": _sweep_table,
+		"cards": _card_table
+	}[what]
 	var titles := PackedStringArray()
 	for c in tree.columns:
 		titles.append(tree.get_column_title(c))
@@ -377,8 +409,9 @@ func _answer(action: String, reply: Dictionary, finish: bool = true) -> bool:
 func _edit(edits: Array, label: String) -> void:
 	if not _editable():
 		return
-	var reply := await _call("deck_edit", {"deck": _deck_for_python(), "edits": edits,
-		"expect": _digest})
+	var reply := await _call(
+		"deck_edit", {"deck": _deck_for_python(), "edits": edits, "expect": _digest}
+	)
 	if not reply.get("ok", false) and str(reply.get("error", {}).get("code", "")) == "stale":
 		await load_table()  # changed on disk: show the file as it is now
 	if not _answer("edit", reply, false):
@@ -405,15 +438,22 @@ func _after_edit(result: Dictionary) -> void:
 	table.apply_splices(result["splices"])
 	results["validate"] = result["validation"]
 	_show_validate(result["validation"], false)
-	_set_status("%s · validado em %d ms" % [_message, int(result["validate_ms"])],
-		_status.get_theme_color("font_color"))
+	_set_status(
+		"%s · validado em %d ms" % [_message, int(result["validate_ms"])],
+		_status.get_theme_color("font_color")
+	)
 	_rescan.start()  # the editor re-imports the deck once the designer pauses
 
 
 func _editable() -> bool:
 	if _deck_for_python() == null:
-		_set_status("o baralho embutido é só leitura: copie-o para o projeto "
-			+ "(ex.: res://decks/baralho.sorteio.json) e defina sorteio/deck", WARNING_COLOR)
+		_set_status(
+			(
+				"o baralho embutido é só leitura: copie-o para o projeto "
+				+ "(ex.: res://decks/baralho.sorteio.json) e defina sorteio/deck"
+			),
+			WARNING_COLOR
+		)
 		action_finished.emit("table", false)
 		return false
 	return true
@@ -438,30 +478,64 @@ func _show_validate(result: Dictionary, switch_tab: bool = true) -> void:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	var summary: Variant = result["summary"]
 	if result["valid"]:
-		_set_status("%s: válido — %d cartas (%d jogáveis), %d aviso(s)" % [summary["nome"],
-			int(summary["cards"]), int(summary["playable"]), result["warnings"].size()], OK_COLOR)
+		_set_status(
+			(
+				"%s: válido — %d cartas (%d jogáveis), %d aviso(s)"
+				% [
+					summary["nome"],
+					int(summary["cards"]),
+					int(summary["playable"]),
+					result["warnings"].size()
+				]
+			),
+			OK_COLOR
+		)
 	else:
-		_set_status("%d problema(s) no baralho; escolha um para ver a carta"
-			% result["errors"].size(), ERROR_COLOR)
+		_set_status(
+			"%d problema(s) no baralho; escolha um para ver a carta" % result["errors"].size(),
+			ERROR_COLOR
+		)
 	if switch_tab:
 		_tabs.current_tab = 1
 
 
 func _show_coverage(report: Dictionary) -> void:
 	var root := _reset(_coverage, ["", "", "", "", "", "", ""])
-	_section(root, "Cartas jogáveis por ano (§3.1.3, §5)",
-		["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"])
+	_section(
+		root,
+		"Cartas jogáveis por ano (§3.1.3, §5)",
+		["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"]
+	)
 	for y: Dictionary in report["years"]:
-		_line(_coverage, root, [y["year"], y["new"], y["common_available"], y["actor_available"],
-			y["need"], y["modes"], y["status"]], y["status"] != "ok")
+		_line(
+			_coverage,
+			root,
+			[
+				y["year"],
+				y["new"],
+				y["common_available"],
+				y["actor_available"],
+				y["need"],
+				y["modes"],
+				y["status"]
+			],
+			y["status"] != "ok"
+		)
 	_section(root, "Cartas por modo (§3.4)", ["modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4"])
 	for m: Dictionary in report["modes"]:
 		_line(_coverage, root, [m.get("nome", m["mode"]), m["cards"]] + m["by_year"], false)
-	_section(root, "Cartas ligadas por medidor (§3.2, §3.3)",
-		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"])
+	_section(
+		root,
+		"Cartas ligadas por medidor (§3.2, §3.3)",
+		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"]
+	)
 	for m: Dictionary in report["meters"]:
-		_line(_coverage, root, [m.get("nome", m["meter"]), m["linked"]] + m["by_year"]
-			+ [m["status"]], m["status"] != "ok")
+		_line(
+			_coverage,
+			root,
+			[m.get("nome", m["meter"]), m["linked"]] + m["by_year"] + [m["status"]],
+			m["status"] != "ok"
+		)
 	if not report["actors"].is_empty():
 		var functions: Array = report["actors"][0]["functions"].keys()
 		_section(root, "Cartas de ator por função (GDD 07 §3.2)", ["ator"] + functions)
@@ -479,15 +553,24 @@ func _show_coverage(report: Dictionary) -> void:
 		_line(_coverage, root, [text], true)
 	if report["problems"].is_empty():
 		_line(_coverage, root, ["Nenhum problema de cobertura."], false)
-	_set_status("cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)" % [
-		int(report["playable"]), int(report["cards"]), int(report["slots_per_match"]),
-		report["problems"].size()])
+	_set_status(
+		(
+			"cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)"
+			% [
+				int(report["playable"]),
+				int(report["cards"]),
+				int(report["slots_per_match"]),
+				report["problems"].size()
+			]
+		)
+	)
 	_tabs.current_tab = 2
 
 
 func _show_preview(result: Dictionary) -> void:
-	var root := _reset(_preview, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida",
-		"medidores depois"])
+	var root := _reset(
+		_preview, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida", "medidores depois"]
+	)
 	if result["start_text"] != null:
 		var start := _preview.create_item(root)
 		start.set_text(0, "início")
@@ -509,16 +592,21 @@ func _show_preview(result: Dictionary) -> void:
 			item.set_text(5, str(row["meters_text"]))
 		else:
 			item.set_text(0, "fim do ano %d" % int(row["year"]))
-			item.set_text(3, "%d cartas%s" % [int(row["cards"]),
-				" (turno curto)" if row["short"] else ""])
+			item.set_text(
+				3, "%d cartas%s" % [int(row["cards"]), " (turno curto)" if row["short"] else ""]
+			)
 		for c in 6:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	if result["ending"] != null:
 		var end := _preview.create_item(root)
 		end.set_text(0, "fim")
 		end.set_text(3, str(result["ending"]))
-	_set_status("prévia do próximo turno (%s)" % (
-		"do estado salvo" if result["from"] == "state" else "do início"))
+	_set_status(
+		(
+			"prévia do próximo turno (%s)"
+			% ("do estado salvo" if result["from"] == "state" else "do início")
+		)
+	)
 	_tabs.current_tab = 3
 
 
@@ -536,24 +624,43 @@ func _show_simulate(result: Dictionary) -> void:
 		if key.begins_with("zeroed_") and int(base[key]) > 0:
 			var meter := key.substr(7)
 			ended.append("%s %d" % [meter_names.get(meter, meter), int(base[key])])
-	var text := ("[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
-		+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
-		+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s") % [
-		int(result["matches"]), player, int(result["seed"]), base["catastrophe_pct"],
-		base["catastrophe_ci95_low_pct"], base["catastrophe_ci95_high_pct"],
-		base["mandatory_per_turn"], base["short_turn_pct"], int(base["never_drawn_count"]),
-		", ".join(ended) if ended else "nenhum"]
+	var text := (
+		(
+			"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
+			+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
+			+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s"
+		)
+		% [
+			int(result["matches"]),
+			player,
+			int(result["seed"]),
+			base["catastrophe_pct"],
+			base["catastrophe_ci95_low_pct"],
+			base["catastrophe_ci95_high_pct"],
+			base["mandatory_per_turn"],
+			base["short_turn_pct"],
+			int(base["never_drawn_count"]),
+			", ".join(ended) if ended else "nenhum"
+		]
+	)
 	if scenarios.size() > 1:
 		var moved: Array[String] = []
 		for row: Dictionary in scenarios:
 			if int(row["flag_over_4pp"]):
 				moved.append(str(row["label"]))
 		if moved.is_empty():
-			text += "\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 " % (
-				OK_COLOR.to_html(false)) + "pontos.[/color]"
+			text += (
+				(
+					"\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 "
+					% (OK_COLOR.to_html(false))
+				)
+				+ "pontos.[/color]"
+			)
 		else:
-			text += "\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]" % [
-				ERROR_COLOR.to_html(false), "; ".join(moved)]
+			text += (
+				"\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]"
+				% [ERROR_COLOR.to_html(false), "; ".join(moved)]
+			)
 	_sim_summary.text = text
 	var mode_names: Dictionary = names.get("modos", {})
 	var modes: Dictionary = base["mode_draws_per_match"]
@@ -567,8 +674,11 @@ func _show_simulate(result: Dictionary) -> void:
 	ids.sort_custom(func(a: String, b: String) -> bool: return cards[a] > cards[b])
 	for card: String in ids:
 		_line(_card_table, card_root, [card, "%.3f" % cards[card]], false)
-	var columns: Array = ["#"] + result["parameters"] + ["catástrofe", "IC 95%", "Δ pontos",
-		"move > 4 pontos?", "obr/turno"]
+	var columns: Array = (
+		["#"]
+		+ result["parameters"]
+		+ ["catástrofe", "IC 95%", "Δ pontos", "move > 4 pontos?", "obr/turno"]
+	)
 	_sweep_table.columns = columns.size()
 	var root := _reset(_sweep_table, columns)
 	if scenarios.size() > 1:
@@ -578,10 +688,13 @@ func _show_simulate(result: Dictionary) -> void:
 				cells.append(row[p])
 			var diff: Variant = row["diff_vs_baseline_pp"]
 			var flagged := int(row["flag_over_4pp"]) != 0
-			cells += ["%.1f%%" % row["catastrophe_pct"],
+			cells += [
+				"%.1f%%" % row["catastrophe_pct"],
 				"%.1f–%.1f" % [row["catastrophe_ci95_low_pct"], row["catastrophe_ci95_high_pct"]],
 				"base" if row["baseline"] else ("%+.1f" % diff if diff != null else "?"),
-				"sim" if flagged else "não", "%.2f" % row["mandatory_per_turn"]]
+				"sim" if flagged else "não",
+				"%.2f" % row["mandatory_per_turn"]
+			]
 			_line(_sweep_table, root, cells, flagged)
 	_set_status("simulação terminada: %s" % player)
 	_tabs.current_tab = 4
@@ -600,8 +713,11 @@ func _build() -> void:
 	_deck_edit.text_submitted.connect(func(_t: String) -> void: _on_deck_changed())
 	_deck_edit.focus_exited.connect(_on_deck_changed)
 	top.add_child(_deck_edit)
-	_deck_dialog = _file_dialog(["*.sorteio.json ; Baralho", "*.json ; JSON"],
-		EditorFileDialog.FILE_MODE_OPEN_FILE, func(path: String) -> void: set_deck(path))
+	_deck_dialog = _file_dialog(
+		["*.sorteio.json ; Baralho", "*.json ; JSON"],
+		EditorFileDialog.FILE_MODE_OPEN_FILE,
+		func(path: String) -> void: set_deck(path)
+	)
 	top.add_child(_button("…", func() -> void: _deck_dialog.popup_file_dialog()))
 	top.add_child(_button("Usar no jogo", use_as_project_deck))
 	top.add_child(_button("Validar", run_validate))
@@ -615,8 +731,10 @@ func _build() -> void:
 	_tabs.size_flags_vertical = SIZE_EXPAND_FILL
 	add_child(_tabs)
 	table = CardTable.new()
-	table.cell_edited.connect(func(index: int, _card: String, column: String, option: int,
-			text: String) -> void: edit_cell(index, column, text, option))
+	table.cell_edited.connect(
+		func(index: int, _card: String, column: String, option: int, text: String) -> void:
+			edit_cell(index, column, text, option)
+	)
 	table.options_edited.connect(func(edits: Array) -> void: _edit(edits, "Sorteio: opções"))
 	table.add_requested.connect(add_card)
 	table.duplicate_requested.connect(func(index: int, _c: String) -> void: duplicate_card(index))
@@ -630,8 +748,9 @@ func _build() -> void:
 	_tabs.add_child(_with_export(_coverage, "coverage"))
 	_tabs.add_child(_build_preview())
 	_tabs.add_child(_build_simulate())
-	_export_dialog = _file_dialog(["*.csv ; CSV", "*.png ; PNG"],
-		EditorFileDialog.FILE_MODE_SAVE_FILE, _on_export_chosen)
+	_export_dialog = _file_dialog(
+		["*.csv ; CSV", "*.png ; PNG"], EditorFileDialog.FILE_MODE_SAVE_FILE, _on_export_chosen
+	)
 	_rescan = Timer.new()
 	_rescan.one_shot = true
 	_rescan.wait_time = 2.0
@@ -649,8 +768,11 @@ func _build_preview() -> Control:
 	_state_edit.placeholder_text = "vazio: o início da partida"
 	_state_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	row.add_child(_state_edit)
-	_state_dialog = _file_dialog(["*.json ; Partida salva"], EditorFileDialog.FILE_MODE_OPEN_FILE,
-		func(path: String) -> void: _state_edit.text = path)
+	_state_dialog = _file_dialog(
+		["*.json ; Partida salva"],
+		EditorFileDialog.FILE_MODE_OPEN_FILE,
+		func(path: String) -> void: _state_edit.text = path
+	)
 	_state_dialog.access = EditorFileDialog.ACCESS_FILESYSTEM
 	row.add_child(_button("…", func() -> void: _state_dialog.popup_file_dialog()))
 	row.add_child(_label("semente:"))
@@ -783,7 +905,9 @@ func _with_export(tree: Tree, what: String) -> Control:
 	return box
 
 
-func _file_dialog(filters: Array, mode: EditorFileDialog.FileMode, chosen: Callable) -> EditorFileDialog:
+func _file_dialog(
+	filters: Array, mode: EditorFileDialog.FileMode, chosen: Callable
+) -> EditorFileDialog:
 	var dialog := EditorFileDialog.new()
 	dialog.file_mode = mode
 	dialog.filters = PackedStringArray(filters)
@@ -855,8 +979,15 @@ func _sweep_params(sweep: Dictionary) -> Array:
 	var out: Array = []
 	if not sweep.is_empty():
 		for key: String in sweep:
-			out.append("%s=%s" % [key, ",".join(sweep[key].map(func(v: Variant) -> String:
-				return str(int(v))))])
+			out.append(
+				(
+					"%s=%s"
+					% [
+						key,
+						",".join(sweep[key].map(func(v: Variant) -> String: return str(int(v))))
+					]
+				)
+			)
 		return out
 	for i in SWEEP.size():
 		if _sweep_checks[i].button_pressed:
@@ -921,5 +1052,11 @@ func _ask_export(what: String) -> void:
 
 func _on_export_chosen(path: String) -> void:
 	var error := export_png(path) if _export_what == "png" else export_csv(_export_what, path)
-	_set_status("exportado: %s" % path if error == OK else "não foi possível escrever %s (%s)"
-		% [path, error_string(error)], OK_COLOR if error == OK else ERROR_COLOR)
+	_set_status(
+		(
+			"exportado: %s" % path
+			if error == OK
+			else "não foi possível escrever %s (%s)" % [path, error_string(error)]
+		),
+		OK_COLOR if error == OK else ERROR_COLOR
+	)

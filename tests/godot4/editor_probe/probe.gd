@@ -42,9 +42,19 @@ func _run() -> void:
 		await _inprocess()
 		_finish("")
 		return
-	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
+	await _act(
+		"validate",
+		func() -> void:
+			_panel.set_deck(GOOD)
+			_panel.run_validate()
+	)
 	_emit("validate_good", _panel.results["validate"], _panel.rows("validate"))
-	await _act("validate", func() -> void: _panel.set_deck(BROKEN); _panel.run_validate())
+	await _act(
+		"validate",
+		func() -> void:
+			_panel.set_deck(BROKEN)
+			_panel.run_validate()
+	)
 	_emit("validate_broken", _panel.results["validate"], _panel.rows("validate"))
 	_panel.select_problem(0)
 	await _act("table", func() -> void: pass)
@@ -65,7 +75,8 @@ func _run() -> void:
 	_emit("filters", {"actors": actors, "search": found, "first_by_year": by_year.slice(0, 3)}, 0)
 	var file := ProjectSettings.globalize_path(GOOD)
 	var history: UndoRedo = get_undo_redo().get_history_undo_redo(
-		get_undo_redo().get_object_history_id(_panel))
+		get_undo_redo().get_object_history_id(_panel)
+	)
 	var steps: Array = [{"step": "start", "md5": FileAccess.get_md5(file)}]
 	await _act("edit", func() -> void: _panel.edit_cell(0, "titulo", "Reforma já"))
 	steps.append({"step": "edit", "md5": FileAccess.get_md5(file), "row": table.row(0)["titulo"]})
@@ -83,21 +94,36 @@ func _run() -> void:
 	await _act("edit", func() -> void: _panel.duplicate_card(0))
 	steps.append({"step": "duplicate", "count": table.card_count(), "id": table.row(1)["id"]})
 	await _act("edit", func() -> void: _panel.delete_card(0))
-	steps.append({"step": "delete", "count": table.card_count(), "id": table.row(0)["id"],
-		"problems": _panel.rows("validate")})
+	steps.append(
+		{
+			"step": "delete",
+			"count": table.card_count(),
+			"id": table.row(0)["id"],
+			"problems": _panel.rows("validate")
+		}
+	)
 	for _i in 3:
 		await _act("edit", func() -> void: history.undo())
-	steps.append({"step": "undo3", "md5": FileAccess.get_md5(file), "count": table.card_count(),
-		"before": count})
+	steps.append(
+		{
+			"step": "undo3",
+			"md5": FileAccess.get_md5(file),
+			"count": table.card_count(),
+			"before": count
+		}
+	)
 	await _act("edit", func() -> void: _panel.edit_cell(2, "modo", "economa"))
 	steps.append({"step": "bad_mode", "problems": _panel.row_texts("validate")})
 	await _act("edit", func() -> void: history.undo())
 	await _act("edit", func() -> void: _panel.edit_cell(0, "ano", "dois"), false)
-	steps.append({"step": "bad_year", "error": _panel.last_error,
-		"md5": FileAccess.get_md5(file)})
+	steps.append({"step": "bad_year", "error": _panel.last_error, "md5": FileAccess.get_md5(file)})
 	_emit("edits", steps, 0)
 	await _act("coverage", func() -> void: _panel.run_coverage())
-	_emit("coverage", {"problems": _panel.results.get("coverage", {}).get("problems")}, _panel.rows("coverage"))
+	_emit(
+		"coverage",
+		{"problems": _panel.results.get("coverage", {}).get("problems")},
+		_panel.rows("coverage")
+	)
 	await _act("preview", func() -> void: _panel.run_preview())
 	_emit("preview_start", _cards(_panel.results["preview"]), _panel.rows("preview"))
 	await _act("preview", func() -> void: _panel.run_preview(_arg("state")))
@@ -111,16 +137,34 @@ func _run() -> void:
 			seen.append(_panel.progress_value())
 		await tree.process_frame
 	var base: Dictionary = _panel.results["simulate"]["scenarios"][0]
-	_emit("simulate", {"catastrophe_pct": base["catastrophe_pct"], "progress_seen": seen.size(),
-		"summary": _panel.simulate_summary()}, _panel.rows("cards"))
-	await _act("simulate", func() -> void: _panel.run_simulate(300, "protect",
-		{"teto_obrigatorias": [2, 3, 4]}))
-	_emit("sweep", {"summary": _panel.simulate_summary(), "rows": _panel.row_texts("sweep")},
-		_panel.rows("sweep"))
+	_emit(
+		"simulate",
+		{
+			"catastrophe_pct": base["catastrophe_pct"],
+			"progress_seen": seen.size(),
+			"summary": _panel.simulate_summary()
+		},
+		_panel.rows("cards")
+	)
+	await _act(
+		"simulate",
+		func() -> void: _panel.run_simulate(300, "protect", {"teto_obrigatorias": [2, 3, 4]})
+	)
+	_emit(
+		"sweep",
+		{"summary": _panel.simulate_summary(), "rows": _panel.row_texts("sweep")},
+		_panel.rows("sweep")
+	)
 	var out := _arg("out")
 	if out != "":
-		_emit("exports", {"csv": _panel.export_csv("sweep", out + "/sweep.csv"),
-			"png": _panel.export_png(out + "/modes.png")}, 0)
+		_emit(
+			"exports",
+			{
+				"csv": _panel.export_csv("sweep", out + "/sweep.csv"),
+				"png": _panel.export_png(out + "/modes.png")
+			},
+			0
+		)
 	_done.erase("simulate")
 	_panel.run_simulate(200000, "random")
 	for _i in 40:
@@ -142,18 +186,41 @@ func _run() -> void:
 
 func _inprocess() -> void:
 	# With the Python GDExtension installed: the panel runs on the editor's own interpreter.
-	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
-	_emit("inprocess_validate", {"status": _panel.status_text(),
-		"valid": _panel.results["validate"]["valid"]}, _panel.rows("validate"))
+	await _act(
+		"validate",
+		func() -> void:
+			_panel.set_deck(GOOD)
+			_panel.run_validate()
+	)
+	_emit(
+		"inprocess_validate",
+		{"status": _panel.status_text(), "valid": _panel.results["validate"]["valid"]},
+		_panel.rows("validate")
+	)
 	await _act("table", func() -> void: _panel.load_table())
 	var file := ProjectSettings.globalize_path(GOOD)
 	var before := FileAccess.get_md5(file)
 	await _act("edit", func() -> void: _panel.edit_cell(0, "titulo", "Reforma já"))
 	var edited := FileAccess.get_md5(file)
-	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
-		get_undo_redo().get_object_history_id(_panel)).undo())
-	_emit("inprocess_edit", {"before": before, "edited": edited,
-		"after": FileAccess.get_md5(file), "count": _panel.table.card_count()}, 0)
+	await _act(
+		"edit",
+		func() -> void:
+			(
+				get_undo_redo()
+				. get_history_undo_redo(get_undo_redo().get_object_history_id(_panel))
+				. undo()
+			)
+	)
+	_emit(
+		"inprocess_edit",
+		{
+			"before": before,
+			"edited": edited,
+			"after": FileAccess.get_md5(file),
+			"count": _panel.table.card_count()
+		},
+		0
+	)
 
 
 func _shots(shot: String, out: String) -> void:
@@ -165,10 +232,19 @@ func _shots(shot: String, out: String) -> void:
 	_panel.show_tab(0)
 	_panel.table.select_field(2, "cartas.2.modo")
 	await _capture(shot)
-	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
-		get_undo_redo().get_object_history_id(_panel)).undo())
-	await _act("simulate", func() -> void: _panel.run_simulate(3000, "random",
-		{"teto_obrigatorias": [2, 3, 4]}))
+	await _act(
+		"edit",
+		func() -> void:
+			(
+				get_undo_redo()
+				. get_history_undo_redo(get_undo_redo().get_object_history_id(_panel))
+				. undo()
+			)
+	)
+	await _act(
+		"simulate",
+		func() -> void: _panel.run_simulate(3000, "random", {"teto_obrigatorias": [2, 3, 4]})
+	)
 	await _capture(shot.get_basename() + "_simulate.png")
 	if out != "":
 		_emit("png", {"png": _panel.export_png(out + "/modes.png")}, 0)
@@ -183,8 +259,11 @@ func _capture(path: String) -> void:
 		for x in range(0, image.get_width(), 7):
 			colours[image.get_pixel(x, y).to_html(false)] = true
 	image.save_png(path)
-	_emit("shot", {"path": path, "size": [image.get_width(), image.get_height()],
-		"colours": colours.size()}, 0)
+	_emit(
+		"shot",
+		{"path": path, "size": [image.get_width(), image.get_height()], "colours": colours.size()},
+		0
+	)
 
 
 func _reimport() -> void:
@@ -225,9 +304,13 @@ func _imported() -> Dictionary:
 		var resource: Resource = load(path)
 		if resource is SorteioDeck:
 			var deck: SorteioDeck = resource
-			out[path] = {"class": deck.get_script().resource_path, "valid": deck.valid,
-				"name": deck.deck_name, "problems": deck.problems.size(),
-				"text": deck.json_text.length()}
+			out[path] = {
+				"class": deck.get_script().resource_path,
+				"valid": deck.valid,
+				"name": deck.deck_name,
+				"problems": deck.problems.size(),
+				"text": deck.json_text.length()
+			}
 		else:
 			out[path] = {"class": resource.get_class() if resource != null else "null"}
 	return out
