@@ -136,12 +136,12 @@ func _button(text: String, action: Callable) -> Button:
 
 
 func _show_status() -> void:
-	var where: String = "fim" if Sorteio.is_match_over() else "ano %d · carta %d" % [
-		Sorteio.year, Sorteio.slot
-	]
-	_status.text = "Sorteio · %s · semente %d · ponte %s" % [
-		where, _seed_played, Sorteio.bridge_kind
-	]
+	var where: String = (
+		"fim" if Sorteio.is_match_over() else "ano %d · carta %d" % [Sorteio.year, Sorteio.slot]
+	)
+	_status.text = (
+		"Sorteio · %s · semente %d · ponte %s" % [where, _seed_played, Sorteio.bridge_kind]
+	)
 
 
 # -- the match -----------------------------------------------------------------------------------
@@ -191,8 +191,10 @@ func _on_option_applied(
 	_card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary
 ) -> void:
 	choices += 1
-	_card_view.show_choice(option, Texts.effects(Sorteio.deck_info, _changes(_meters_before, meters),
-		_actor_changes(actors)))
+	_card_view.show_choice(
+		option,
+		Texts.effects(Sorteio.deck_info, _changes(_meters_before, meters), _actor_changes(actors))
+	)
 	if Sorteio.is_match_over():
 		return  # match_ended comes next
 	if autoplay:
@@ -264,7 +266,9 @@ func _actor_changes(after: Dictionary) -> Dictionary:
 	var moved: Dictionary = {}
 	for id: String in after:
 		var now: int = int((after[id] as Dictionary).get("satisfaction", 0))
-		var then: int = int((_actors_before.get(id, after[id]) as Dictionary).get("satisfaction", now))
+		var then: int = int(
+			(_actors_before.get(id, after[id]) as Dictionary).get("satisfaction", now)
+		)
 		if now != then:
 			moved[id] = now - then
 	return moved
@@ -273,25 +277,42 @@ func _actor_changes(after: Dictionary) -> Dictionary:
 func _summary(_ending: Dictionary) -> String:
 	var lines: PackedStringArray = []
 	var ids: Array = Sorteio.meters.keys()
-	ids.sort_custom(func(a: String, b: String) -> bool: return Sorteio.meters[a] < Sorteio.meters[b])
+	ids.sort_custom(
+		func(a: String, b: String) -> bool: return Sorteio.meters[a] < Sorteio.meters[b]
+	)
 	if not ids.is_empty():
 		var low: String = ids[0]
 		var high: String = ids[ids.size() - 1]
-		lines.append("Medidor mais baixo: %s (%d); mais alto: %s (%d)." % [
-			Texts.name_of(Sorteio.deck_info, low), int(Sorteio.meters[low]),
-			Texts.name_of(Sorteio.deck_info, high), int(Sorteio.meters[high])
-		])
+		lines.append(
+			(
+				"Medidor mais baixo: %s (%d); mais alto: %s (%d)."
+				% [
+					Texts.name_of(Sorteio.deck_info, low),
+					int(Sorteio.meters[low]),
+					Texts.name_of(Sorteio.deck_info, high),
+					int(Sorteio.meters[high])
+				]
+			)
+		)
 	var unhappy: PackedStringArray = []
 	for id: String in Sorteio.actors:
 		var state: Dictionary = Sorteio.actors[id]
 		if Texts.function_of(Sorteio.deck_info, str(state.get("level", ""))) in UNHAPPY:
-			unhappy.append("%s (%s)" % [
-				Texts.name_of(Sorteio.deck_info, id),
-				Texts.name_of(Sorteio.deck_info, str(state.get("level", "")))
-			])
+			unhappy.append(
+				(
+					"%s (%s)"
+					% [
+						Texts.name_of(Sorteio.deck_info, id),
+						Texts.name_of(Sorteio.deck_info, str(state.get("level", "")))
+					]
+				)
+			)
 	lines.append(
-		"Atores descontentes: %s." % ", ".join(unhappy) if not unhappy.is_empty()
-		else "Nenhum ator descontente."
+		(
+			"Atores descontentes: %s." % ", ".join(unhappy)
+			if not unhappy.is_empty()
+			else "Nenhum ator descontente."
+		)
 	)
 	return "\n".join(lines)
 

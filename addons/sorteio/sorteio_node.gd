@@ -41,7 +41,9 @@ signal turn_started(year: int, mandatory: Array)
 signal card_drawn(card: SorteioCard)
 ## The player's option was applied: the card, the option, then meters [code]{id: 0-100}[/code]
 ## and actors [code]{id: {"satisfaction": int, "level": String}}[/code] after it.
-signal option_applied(card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary)
+signal option_applied(
+	card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary
+)
 ## A turn closed: its year, the cards played in it, [param short] when eligible cards ran out
 ## before the turn was full, the meters at the closing.
 signal turn_ended(year: int, cards: int, short: bool, meters: Dictionary)
@@ -111,6 +113,8 @@ const CODE_SCRIPT_MISMATCH: String = "script_mismatch"
 
 const SETTING_PYTHON: String = "sorteio/python"
 const SETTING_BRIDGE_FILE: String = "sorteio/bridge_file"
+## The project's deck, shared with the Sorteio panel ([member deck_path] "" uses it).
+const SETTING_DECK: String = "sorteio/deck"
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
 ## Loaded only when present: the in-process bridge ships with the Python GDExtension.
@@ -118,8 +122,9 @@ const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.g
 const RECORDING_FORMAT: String = "sorteio-recording/1"
 
 ## The deck: a res:// (or absolute) path to a deck JSON file, or a built-in deck name
-## ("padrao", "curto"); "" is the package's default deck. A relative path ("decks/meu.json") is
-## read from res://, in the editor and exported alike.
+## ("padrao", "curto"); "" is the project's deck (the project setting [code]sorteio/deck[/code],
+## the deck the Sorteio panel checks), else the package's default deck. A relative path
+## ("decks/meu.json") is read from res://, in the editor and exported alike.
 @export_file("*.json") var deck_path: String = ""
 ## The deck as a resource (the editor imports each .sorteio.json file as one). When set, it wins
 ## over [member deck_path]; a deck given to [method start_match] wins over both.
@@ -350,7 +355,9 @@ func choose_side(side: Side) -> bool:
 	var applied: bool = false
 	if _match_usable():
 		if current_card == null:
-			_report("no card awaits a choice (phase '%s'): advance() first" % phase, CODE_RULE_ERROR)
+			_report(
+				"no card awaits a choice (phase '%s'): advance() first" % phase, CODE_RULE_ERROR
+			)
 		else:
 			var option: SorteioOption = current_card.option_on(side)
 			if option == null:
@@ -421,10 +428,12 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	if is_match_in_play():
 		_report(
 			(
-				"a match is in progress (year %d, phase '%s'): call abandon_match() before "
-				+ "start_match(), or load_state() to replace it"
-			)
-			% [year, phase],
+				(
+					"a match is in progress (year %d, phase '%s'): call abandon_match() before "
+					+ "start_match(), or load_state() to replace it"
+				)
+				% [year, phase]
+			),
 			CODE_MATCH_IN_PROGRESS
 		)
 		return false
@@ -565,8 +574,10 @@ func _match_usable() -> bool:
 	# Calls about a match say at once when it was lost (Python would only say "no match").
 	if phase == PHASE_LOST:
 		_report(
-			"the match was lost with its bridge (%s): load_state() a save or start_match()"
-			% bridge_error,
+			(
+				"the match was lost with its bridge (%s): load_state() a save or start_match()"
+				% bridge_error
+			),
 			CODE_MATCH_LOST
 		)
 		return false
@@ -731,8 +742,10 @@ func _make_bridge() -> SorteioBridge:
 			var script: GDScript = _python_bridge_script()
 			if script == null:
 				_install_failed(
-					"the in-process bridge is not installed (%s is missing): use the socket bridge"
-					% PYTHON_BRIDGE_PATH
+					(
+						"the in-process bridge is not installed (%s is missing): use the socket bridge"
+						% PYTHON_BRIDGE_PATH
+					)
 				)
 				return null
 			return script.new()
@@ -857,7 +870,9 @@ func _deck_source(deck: Variant) -> Array:
 		return []
 	if resource != null:
 		return [resource.resource_path, _deck_resource_for_python(resource)]
-	var given: String = _resolved_deck(deck if deck != "" else deck_path)
+	if deck == "":
+		deck = deck_path if deck_path != "" else str(ProjectSettings.get_setting(SETTING_DECK, ""))
+	var given: String = _resolved_deck(deck)
 	var for_python: Variant = _deck_for_python(given)
 	if for_python == null and given != "":
 		return []
@@ -895,8 +910,13 @@ func _deck_for_python(path: String) -> Variant:
 		if imported != null:
 			return _deck_copy(imported.json_text, path.get_file())
 	_report(
-		"no deck file at %s (deck_path, start_match or the save's deck); a relative path is read from res://"
-		% path,
+		(
+			(
+				"no deck file at %s (deck_path, start_match or the save's deck); "
+				+ "a relative path is read from res://"
+			)
+			% path
+		),
 		CODE_DECK_ERROR
 	)
 	return null
@@ -913,7 +933,9 @@ static func _on_disk(path: String) -> bool:
 func _deck_resource_for_python(resource: SorteioDeck) -> String:
 	# Its source file while it is on disk (the editor, a run from the project folder), else the
 	# text the resource carries, copied where Python can read it.
-	var path: String = resource.source_path if resource.source_path != "" else resource.resource_path
+	var path: String = (
+		resource.source_path if resource.source_path != "" else resource.resource_path
+	)
 	if path.begins_with("res://") and path.get_extension() == "json":
 		if _on_disk(path):
 			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack

@@ -74,6 +74,7 @@ func _show(actors: Dictionary) -> void:
 		var level: String = str(state.get("level", ""))
 		row[1].text = str(int(state.get("satisfaction", 0)))
 		row[2].text = Texts.name_of(_deck, level)
-		var colour: Color = MOOD_COLOURS.get(Texts.function_of(_deck, level), Color(0.85, 0.85, 0.85))
+		var colour: Color = MOOD_COLOURS.get(
+			Texts.function_of(_deck, level), Color(0.85, 0.85, 0.85)
+		)
 		row[2].add_theme_color_override("font_color", colour)
-

@@ -5,7 +5,8 @@ extends PanelContainer
 ## and right choices in the same place on every card. After a choice the card says what it moved.
 ## Between years it lists the year's mandatory cards; at the end, how the mandate went.
 
-## The player picked the option shown on [param side] ([constant SIDE_LEFT] or [constant SIDE_RIGHT]).
+## The player picked the option shown on [param side] ([constant SIDE_LEFT] or
+## [constant SIDE_RIGHT]).
 signal side_chosen(side: Side)
 ## The player asked to go on (next card, next year, or a new match at the end).
 signal continue_requested
@@ -86,7 +87,8 @@ func show_year(year: int, mandatory: Array) -> void:
 	for item: Dictionary in mandatory:
 		lines.append("• " + Texts.sentence(Texts.obligation(item)))
 	_text.text = (
-		"Obrigatórias deste ano:\n" + "\n".join(lines) if not lines.is_empty()
+		"Obrigatórias deste ano:\n" + "\n".join(lines)
+		if not lines.is_empty()
 		else "Nenhuma carta obrigatória neste ano."
 	)
 

@@ -36,8 +36,11 @@ func scenario() -> void:
 		await wait_frames(2)
 		if cards == 1:
 			var outcome: Label = view.get("_outcome")
-			check(outcome.text.contains("Você escolheu"), "the choice and its effects are shown",
-				outcome.text)
+			check(
+				outcome.text.contains("Você escolheu"),
+				"the choice and its effects are shown",
+				outcome.text
+			)
 			await _shot(shots, "choice")
 		if cards == 14:
 			await _shot(shots, "mid")
@@ -47,8 +50,11 @@ func scenario() -> void:
 	check(moved == 0, "the option buttons never move", "%d of %d cards moved them" % [moved, cards])
 	await wait_frames(2)
 	var text: Label = view.get("_text")
-	check(text.text.ends_with(".") or text.text.contains("Cartas jogadas"),
-		"the end screen says how the mandate went", text.text)
+	check(
+		text.text.ends_with(".") or text.text.contains("Cartas jogadas"),
+		"the end screen says how the mandate went",
+		text.text
+	)
 	await _shot(shots, "end")
 
 

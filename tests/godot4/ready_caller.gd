@@ -12,8 +12,9 @@ var errors: PackedStringArray = []
 
 func _ready() -> void:
 	var sorteio: SorteioNode = get_node("/root/Sorteio") as SorteioNode
-	sorteio.error_occurred.connect(func(message: String, code: String) -> void:
-		errors.append("%s: %s" % [code, message]))
+	sorteio.error_occurred.connect(
+		func(message: String, code: String) -> void: errors.append("%s: %s" % [code, message])
+	)
 	bridge_was_ready = sorteio.is_bridge_ready()
 	started = await sorteio.start_match(5)
 	first_card = await sorteio.advance()

@@ -20,15 +20,22 @@ func scenario() -> void:
 	root.add_child(example)
 	var ended: Array = await wait_for(sorteio.match_ended, 90.0)
 	check(ended.size() == 2, "the example plays a whole match", str(ended))
-	check(back_id != "" and back_id == saved_id, "load_game() brings the saved card back", "%s vs %s" % [back_id, saved_id])
+	check(
+		back_id != "" and back_id == saved_id,
+		"load_game() brings the saved card back",
+		"%s vs %s" % [back_id, saved_id]
+	)
 	print("EXAMPLE drawn=%d reason=%s" % [drawn, ended[0] if ended else ""])
 	stopping = true  # from here on nobody picks: the run ends with no call in flight
 	example.call("restart")
 	var restarted: Array = await wait_for(sorteio.card_drawn, 30.0)
-	check(restarted.size() == 1 and sorteio.year == 1 and sorteio.slot == 1, "restart() begins a new match")
+	check(
+		restarted.size() == 1 and sorteio.year == 1 and sorteio.slot == 1,
+		"restart() begins a new match"
+	)
 	# What a player's disk may hold instead of a save: refused, the match kept, no engine error
 	# but the example's own push_error of error_occurred.
-	for corrupt: String in ["", "{\"state\": ", "[1, 2]", "null"]:
+	for corrupt: String in ["", '{"state": ', "[1, 2]", "null"]:
 		var file: FileAccess = FileAccess.open("user://partida.json", FileAccess.WRITE)
 		file.store_string(corrupt)
 		file.close()
@@ -37,8 +44,11 @@ func scenario() -> void:
 		sorteio.error_occurred.connect(on_error)
 		await example.call("load_game")
 		sorteio.error_occurred.disconnect(on_error)
-		check(codes == ["bad_request"] and sorteio.is_match_in_play() and sorteio.year == 1,
-			"a save file holding %s is refused and the match kept" % JSON.stringify(corrupt), str(codes))
+		check(
+			codes == ["bad_request"] and sorteio.is_match_in_play() and sorteio.year == 1,
+			"a save file holding %s is refused and the match kept" % JSON.stringify(corrupt),
+			str(codes)
+		)
 
 
 func _on_card(card: SorteioCard) -> void:

@@ -34,8 +34,10 @@ func scenario() -> void:
 	sorteio.option_applied.connect(_on_option_applied)
 	sorteio.turn_ended.connect(_on_turn_ended)
 	sorteio.match_ended.connect(_on_match_ended)
-	sorteio.error_occurred.connect(func(message: String, code: String) -> void:
-		check(false, "no error_occurred", "%s: %s" % [code, message]))
+	sorteio.error_occurred.connect(
+		func(message: String, code: String) -> void:
+			check(false, "no error_occurred", "%s: %s" % [code, message])
+	)
 	if not check(await sorteio.start_match(seed_value, arg("deck", "")), "start_match"):
 		return
 	print("BRIDGE %s" % sorteio.bridge_kind)
@@ -59,7 +61,9 @@ func scenario() -> void:
 		if cards > 40:
 			break
 	_check_all(cards)
-	print("MATCH seed=%d reason=%s cards=%d" % [seed_value, sorteio.ending.get("reason", ""), cards])
+	print(
+		"MATCH seed=%d reason=%s cards=%d" % [seed_value, sorteio.ending.get("reason", ""), cards]
+	)
 
 
 func _event(name: String, state_ok: bool) -> void:
@@ -75,7 +79,9 @@ func _event(name: String, state_ok: bool) -> void:
 func _on_match_started(_seed: int, deck: Dictionary, snapshot: Dictionary) -> void:
 	_ints_only("snapshot", snapshot)
 	_ints_only("deck", deck)
-	_event("match_started", sorteio.phase == SorteioNode.PHASE_TURN_START and sorteio.deck_info == deck)
+	_event(
+		"match_started", sorteio.phase == SorteioNode.PHASE_TURN_START and sorteio.deck_info == deck
+	)
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
@@ -113,18 +119,24 @@ func _on_card_drawn(card: SorteioCard) -> void:
 	)
 
 
-func _on_option_applied(card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary) -> void:
+func _on_option_applied(
+	card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary
+) -> void:
 	_ints_only("meters", meters)
 	_ints_only("actors", actors)
 	var in_range: bool = true
 	for value: int in meters.values():
 		in_range = in_range and value >= 0 and value <= 100
 	for actor: Dictionary in actors.values():
-		in_range = in_range and int(actor["satisfaction"]) >= 0 and int(actor["satisfaction"]) <= 100
+		in_range = (
+			in_range and int(actor["satisfaction"]) >= 0 and int(actor["satisfaction"]) <= 100
+		)
 	if not in_range:
 		stale.append("meters or satisfactions out of 0..100: %s %s" % [meters, actors])
 	var same_card: bool = card != null and option != null and card.options[option.index] == option
-	_event("option_applied", sorteio.meters == meters and sorteio.current_card == null and same_card)
+	_event(
+		"option_applied", sorteio.meters == meters and sorteio.current_card == null and same_card
+	)
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
@@ -133,7 +145,12 @@ func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> 
 	elif cards != int(sorteio.deck_info["cartas_por_turno"]):
 		stale.append("year %d closed with %d cards, not short" % [year, cards])
 	if cards != int(cards_by_year.get(year, 0)):
-		stale.append("year %d: turn_ended says %d cards, %d drawn" % [year, cards, cards_by_year.get(year, 0)])
+		stale.append(
+			(
+				"year %d: turn_ended says %d cards, %d drawn"
+				% [year, cards, cards_by_year.get(year, 0)]
+			)
+		)
 	var next_ok: bool = (
 		sorteio.phase == SorteioNode.PHASE_ENDED
 		or (sorteio.phase == SorteioNode.PHASE_TURN_START and sorteio.year == year + 1)
@@ -149,11 +166,21 @@ func _on_match_ended(reason: String, ending: Dictionary) -> void:
 
 
 func _check_all(cards: int) -> void:
-	check(events.size() > 0 and events[-1] == "match_ended", "the match ended", str(events.slice(-3)))
-	check(stale.is_empty(), "signals in order with the node's state updated before each", "\n".join(stale))
+	check(
+		events.size() > 0 and events[-1] == "match_ended", "the match ended", str(events.slice(-3))
+	)
+	check(
+		stale.is_empty(),
+		"signals in order with the node's state updated before each",
+		"\n".join(stale)
+	)
 	check(repeated.is_empty(), "no card repeated", str(repeated))
 	check(non_ints.is_empty(), "every payload number is an int", ", ".join(non_ints))
-	check(cards == played.size(), "every drawn card was handed by advance()", "%d vs %d" % [cards, played.size()])
+	check(
+		cards == played.size(),
+		"every drawn card was handed by advance()",
+		"%d vs %d" % [cards, played.size()]
+	)
 	var ending: Dictionary = sorteio.ending
 	var consistent: bool = int(ending.get("cards_played", -1)) == cards
 	if ending.get("reason") == SorteioNode.END_OF_MANDATE:

@@ -3,14 +3,22 @@ extends "res://tests/lib/engine_test.gd"
 ## and the match continues exactly: the same pending card, then the same cards when the same
 ## options are chosen (the option shown first = SIDE_LEFT). Argument: --save=/abs/path.json.
 
+
 func scenario() -> void:
 	var sorteio: SorteioNode = autoload("Sorteio") as SorteioNode
 	var saved: Dictionary = JSON.parse_string(FileAccess.get_file_as_string(arg("save")))
 	var state: Dictionary = saved["state"]
 	check(await sorteio.load_state(state), "a Godot 3 save loads", sorteio.last_error)
-	check(sorteio.current_card != null and sorteio.current_card.id == saved["pending"],
-		"its pending card is back", str(sorteio.current_card))
-	check(sorteio.phase == SorteioNode.PHASE_AWAITING_CHOICE, "mid-turn, awaiting a choice", sorteio.phase)
+	check(
+		sorteio.current_card != null and sorteio.current_card.id == saved["pending"],
+		"its pending card is back",
+		str(sorteio.current_card)
+	)
+	check(
+		sorteio.phase == SorteioNode.PHASE_AWAITING_CHOICE,
+		"mid-turn, awaiting a choice",
+		sorteio.phase
+	)
 	var after: Array = []
 	var card: SorteioCard = await sorteio.advance()
 	check(card.id == saved["pending"], "advance() hands the pending card")
@@ -21,6 +29,14 @@ func scenario() -> void:
 			break
 		after.append(card.id)
 		await sorteio.choose_side(SIDE_LEFT)
-	check(after == saved["next"], "the match continues as it did in Godot 3", "%s vs %s" % [after, saved["next"]])
+	check(
+		after == saved["next"],
+		"the match continues as it did in Godot 3",
+		"%s vs %s" % [after, saved["next"]]
+	)
 	var again: Dictionary = await sorteio.save_state()
-	check(again.get("deck") == state["deck"], "saved again under the same res:// deck", str(again.get("deck")))
+	check(
+		again.get("deck") == state["deck"],
+		"saved again under the same res:// deck",
+		str(again.get("deck"))
+	)

@@ -45,16 +45,39 @@ func scenario() -> void:
 func _mismatch_and_scripted_errors() -> void:
 	sorteio.print_warnings = false
 	sorteio.abandon_match()
-	check(sorteio.use_bridge(SorteioScriptedBridge.from_file(arg("replay"))), "use_bridge(a scripted bridge)")
-	check(not await sorteio.start_match(SEED + 1) and sorteio.last_error_code == SorteioNode.CODE_SCRIPT_MISMATCH,
-		"a call that drifts from the recording is a script_mismatch", sorteio.last_error)
+	check(
+		sorteio.use_bridge(SorteioScriptedBridge.from_file(arg("replay"))),
+		"use_bridge(a scripted bridge)"
+	)
+	check(
+		(
+			not await sorteio.start_match(SEED + 1)
+			and sorteio.last_error_code == SorteioNode.CODE_SCRIPT_MISMATCH
+		),
+		"a call that drifts from the recording is a script_mismatch",
+		sorteio.last_error
+	)
 	check(sorteio.last_error.contains("seed"), "naming what differs", sorteio.last_error)
 	var scripted: SorteioScriptedBridge = SorteioScriptedBridge.new()
-	scripted.add_error("new_match", SorteioNode.CODE_DECK_ERROR, "decks/meu.json: cartas.3.titulo: field required")
+	scripted.add_error(
+		"new_match", SorteioNode.CODE_DECK_ERROR, "decks/meu.json: cartas.3.titulo: field required"
+	)
 	sorteio.use_bridge(scripted)
-	check(not await sorteio.start_match(1) and sorteio.last_error_code == SorteioNode.CODE_DECK_ERROR,
-		"a scripted refusal reaches the game as error_occurred", sorteio.last_error)
+	check(
+		not await sorteio.start_match(1) and sorteio.last_error_code == SorteioNode.CODE_DECK_ERROR,
+		"a scripted refusal reaches the game as error_occurred",
+		sorteio.last_error
+	)
 	check(sorteio.last_error.contains("cartas.3.titulo"), "with its message")
-	check(not await sorteio.start_turn() and sorteio.last_error_code == SorteioNode.CODE_SCRIPT_MISMATCH,
-		"a script that ran out says so", sorteio.last_error)
-	check(SorteioScriptedBridge.from_file("res://no/such/recording.json") == null, "from_file on a missing file is null")
+	check(
+		(
+			not await sorteio.start_turn()
+			and sorteio.last_error_code == SorteioNode.CODE_SCRIPT_MISMATCH
+		),
+		"a script that ran out says so",
+		sorteio.last_error
+	)
+	check(
+		SorteioScriptedBridge.from_file("res://no/such/recording.json") == null,
+		"from_file on a missing file is null"
+	)

@@ -55,7 +55,9 @@ static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
 
 ## Appends one scripted reply: [param method] answered with [code]{"ok": true, "result":
 ## result}[/code]; [param params] (e.g. [code]{"option": 1}[/code] for choose) are checked.
-func add_reply(method: String, result: Dictionary, params: Dictionary = {}) -> SorteioScriptedBridge:
+func add_reply(
+	method: String, result: Dictionary, params: Dictionary = {}
+) -> SorteioScriptedBridge:
 	exchanges.append({"method": method, "params": params, "reply": {"ok": true, "result": result}})
 	return self
 
@@ -99,7 +101,10 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if wanted != method:
 		return error_reply(
 			"script_mismatch",
-			"call %d: the script has '%s' next, the game asked '%s'" % [answered + 1, wanted, method]
+			(
+				"call %d: the script has '%s' next, the game asked '%s'"
+				% [answered + 1, wanted, method]
+			)
 		)
 	var checked: Dictionary = expected.get("params", {})
 	for key: Variant in checked:

@@ -70,16 +70,19 @@ func start(owner: Node) -> bool:
 	var args: PackedStringArray = []
 	if not is_frozen_server():
 		args.append_array(["-c", LAUNCHER])
-	args.append_array(
-		[
-			_error_file(),
-			"--port",
-			"0",
-			"--port-file",
-			port_file,
-			"--parent-pid",
-			str(OS.get_process_id()),
-		]
+	(
+		args
+		. append_array(
+			[
+				_error_file(),
+				"--port",
+				"0",
+				"--port-file",
+				port_file,
+				"--parent-pid",
+				str(OS.get_process_id()),
+			]
+		)
 	)
 	pid = OS.create_process(python, args)
 	if pid <= 0:
@@ -122,7 +125,10 @@ func poll() -> bool:
 			_check_alive()
 	if _status == "connecting":
 		_poll_connection()
-	if _status in ["starting", "connecting", "authenticating"] and Time.get_ticks_msec() > _deadline:
+	if (
+		_status in ["starting", "connecting", "authenticating"]
+		and Time.get_ticks_msec() > _deadline
+	):
 		var what: String = "did not write %s" % port_file
 		if _status == "connecting":
 			what = "did not accept a connection on port %d" % _port
