@@ -86,7 +86,10 @@ func _save_and_load(seed_value: int) -> void:
 	check(moved.get("ok", false), "load in a new bridge", str(moved))
 	var third: Dictionary = await other.request("draw", {})
 	check(
-		JSON.stringify(third.get("result", {}).get("draw")) == JSON.stringify(first["result"]["draw"]),
+		(
+			JSON.stringify(third.get("result", {}).get("draw"))
+			== JSON.stringify(first["result"]["draw"])
+		),
 		"a new bridge continues the saved match",
 		str(third)
 	)

@@ -21,7 +21,9 @@ func scenario() -> void:
 	process_frame.disconnect(_on_frame)
 	check(reply.get("ok", false), "the big deck's new_match succeeds", str(reply).left(300))
 	check(int(reply["result"]["deck"]["cards"]) >= 30000, "the deck is the big one")
-	print("SLOW seconds=%.3f frames=%d longest_gap_ms=%.1f" % [seconds, _frames, _longest_usec / 1e3])
+	print(
+		"SLOW seconds=%.3f frames=%d longest_gap_ms=%.1f" % [seconds, _frames, _longest_usec / 1e3]
+	)
 	var drawn: Dictionary = await bridge.request("start_turn", {})
 	check(drawn.get("ok", false), "the match plays after the slow start", str(drawn).left(300))
 	bridge.close()

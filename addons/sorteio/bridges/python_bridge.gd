@@ -72,10 +72,12 @@ func start(_owner: Node) -> bool:
 		_python = null
 		return _fail(
 			(
-				"%s: install sorteio into the extension's own Python "
-				+ "(addons/sorteio/docs/in_process.md), or set the bridge to socket"
+				(
+					"%s: install sorteio into the extension's own Python "
+					+ "(addons/sorteio/docs/in_process.md), or set the bridge to socket"
+				)
+				% problem
 			)
-			% problem
 		)
 	became_ready.emit.call_deferred()
 	return true
@@ -145,13 +147,19 @@ func _not_registered() -> String:
 		)
 	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
 		return (
-			"%s is missing: copy addons/sorteio/python/sorteio.pyextension to the project root "
-			+ "(the extension imports the addon's Python side from there), then restart"
-		) % PYEXTENSION
+			(
+				"%s is missing: copy addons/sorteio/python/sorteio.pyextension to the project root "
+				+ "(the extension imports the addon's Python side from there), then restart"
+			)
+			% PYEXTENSION
+		)
 	return (
-		"the addon's Python side did not register %s (its Python error is in Godot's output "
-		+ "above)"
-	) % PYTHON_CLASS
+		(
+			"the addon's Python side did not register %s (its Python error is in Godot's output "
+			+ "above)"
+		)
+		% PYTHON_CLASS
+	)
 
 
 func _fail(message: String) -> bool:

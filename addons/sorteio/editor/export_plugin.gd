@@ -47,10 +47,13 @@ static func refusal(features: PackedStringArray) -> String:
 		)
 	if not (features.has("linux") and features.has("x86_64")):
 		return (
-			"Sorteio: the in-process Python runtime in %s is built for Linux x86-64 only; "
-			+ "for %s, remove it from the project and use the socket bridge "
-			+ "(addons/sorteio/docs/in_process.md)"
-		) % [EXTENSION_DIR, " ".join(features)]
+			(
+				"Sorteio: the in-process Python runtime in %s is built for Linux x86-64 only; "
+				+ "for %s, remove it from the project and use the socket bridge "
+				+ "(addons/sorteio/docs/in_process.md)"
+			)
+			% [EXTENSION_DIR, " ".join(features)]
+		)
 	return ""
 
 
@@ -68,9 +71,13 @@ func _export_begin(features: PackedStringArray, _is_debug: bool, path: String, _
 	_copy_tree(runtime.path_join("python3.12"), _python_home.path_join("python3.12"))
 	var api: PackedByteArray = FileAccess.get_file_as_bytes("res://.python/extension_api.json")
 	if api.is_empty():
-		push_error("Sorteio: res://.python/extension_api.json is missing: open the project in the editor once")
+		push_error(
+			"Sorteio: res://.python/extension_api.json is missing: open the project in the editor once"
+		)
 		return
-	add_file("res://.python/extension_api.json.gz", api.compress(FileAccess.COMPRESSION_GZIP), false)
+	add_file(
+		"res://.python/extension_api.json.gz", api.compress(FileAccess.COMPRESSION_GZIP), false
+	)
 
 
 func _export_end() -> void:
