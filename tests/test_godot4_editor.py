@@ -102,8 +102,12 @@ def editor_run(tmp_path_factory):
     state = saved_state(tmp)
     out = tmp / "exports"
     out.mkdir()
+    # The progress bar is what the simulate test watches: the compiled kernel plays 3,000
+    # matches inside one step, the Python kernel spreads them over several editor frames (same
+    # figures either way: tests/test_ckernel.py).
+    env = godot_env(tmp / "home", SORTEIO_KERNEL="python")
     run = run_godot(project, ["--editor", "--", f"--state={state}", f"--out={out}"],
-                    tmp / "home", allowed=ALLOWED, timeout=400, log_name="editor")
+                    tmp / "home", env=env, allowed=ALLOWED, timeout=400, log_name="editor")
     return {"project": project, "run": run, "panel": panel_lines(run.log), "state": state,
             "original": original, "out": out}
 
