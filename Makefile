@@ -9,12 +9,12 @@ SEED ?= 0
 OLDEST_VENV ?= .venv-oldest
 OLDEST_PYDANTIC ?= pydantic==2.10.*
 
-.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript dist clean
+.PHONY: setup play test lint test-oldest godot-deps godot-test pythonscript gdextension dist clean
 
 # setup.py builds the compiled simulation kernel (sim/_ckernel.c) in place: rebuild when it changes.
 $(BIN)/.installed: pyproject.toml setup.py python/sorteio/sim/_ckernel.c
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,report]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[cli,report,test]'
 	touch $@
 
 setup: $(BIN)/.installed
@@ -39,6 +39,12 @@ test: setup lint godot-deps
 # PYTHONSCRIPT_DIST=archive-or-folder picks where it comes from (see scripts/pythonscript.sh).
 pythonscript:
 	scripts/pythonscript.sh runtime
+
+# The Python GDExtension for Godot 4 (embedded CPython 3.12) with sorteio + pydantic in its own
+# site-packages, cached in build/gdextension/; GDEXTENSION_DIST / GDEXTENSION_PYTHON pick the
+# archive and the CPython 3.12 whose pip installs (see scripts/gdextension.sh).
+gdextension:
+	scripts/gdextension.sh runtime
 
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh

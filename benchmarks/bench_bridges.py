@@ -78,7 +78,7 @@ def project() -> Path:
     target = WORK / "project"
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(ROOT / "demo_project", target, symlinks=False,
+    shutil.copytree(ROOT / "godot3" / "demo_project", target, symlinks=False,
                     ignore=shutil.ignore_patterns(".import", "docs"))
     result = subprocess.run(["bash", str(ROOT / "scripts" / "pythonscript.sh"), "install",
                              str(target)], capture_output=True, text=True)

@@ -11,5 +11,5 @@ fi
 PYTHON="$(command -v "$PYTHON")"
 echo "# $(godot3-server --version 2>/dev/null | tail -1), $("$PYTHON" --version), $(nproc) cores"
 "$PYTHON" "$ROOT/benchmarks/bridge_inprocess.py" --draws "$DRAWS"
-LANG=en_US.UTF-8 SORTEIO_PYTHON="$PYTHON" timeout 300 godot3-server --path "$ROOT/demo_project" \
+LANG=en_US.UTF-8 SORTEIO_PYTHON="$PYTHON" timeout 300 godot3-server --path "$ROOT/godot3/demo_project" \
   -s "$ROOT/benchmarks/bridge_socket.gd" -- --draws="$DRAWS" 2>&1 | grep '^BENCH'

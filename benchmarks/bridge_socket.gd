@@ -1,6 +1,6 @@
 extends SceneTree
 # Benchmark (not a test): latency of a draw over the socket bridge, called from GDScript.
-#   SORTEIO_PYTHON=.venv/bin/python godot3-server --path demo_project \
+#   SORTEIO_PYTHON=.venv/bin/python godot3-server --path godot3/demo_project \
 #     -s benchmarks/bridge_socket.gd -- --draws=2000
 # Times Sorteio.draw_next_card() (request, Python engine, reply, JSON parse, signal) and, for
 # comparison, a bare `ping` round trip. Prints one "BENCH {json}" line per measure.

@@ -6,6 +6,7 @@ node's ``python_entry``; otherwise the same few lines as the addon's sorteio_pyt
 """
 
 from godot import Node, exposed
+
 from sorteio.bridge.inprocess import InProcessBridge
 from sorteio.engine import Engine
 

@@ -1,10 +1,17 @@
-"""``make dist``: the release zip, laid out like a Godot Asset Library download.
+"""``make dist``: the release zips, one per Godot engine line, in the Asset Library layout.
 
-    python scripts/dist.py [--out build/dist]
+    python scripts/dist.py [--out build/dist] [--line godot4|godot3|all]
+
+``sorteio-<version>-godot4.zip`` carries the Godot 4 addon (``addons/sorteio/``) and, for its
+in-process bridge on Linux x86-64, the Python GDExtension with sorteio installed in its own
+Python (``addons/godot-python-extension/``, from ``scripts/gdextension.sh``) and the
+``sorteio.pyextension`` file the extension reads at the project root;
+``sorteio-<version>-godot3.zip`` the Godot 3 addon (``godot3/addons/sorteio/``). Both carry the
+same wheels and the same ``install.py`` for the socket bridge's Python.
 
 Builds the ``sorteio`` wheels (``pip wheel``: the pure one, and one with the compiled kernel for
 this Python on this platform, repaired and tagged manylinux by ``auditwheel``), then
-``sorteio-<version>.zip`` holding one top folder ``sorteio-<version>/`` with ``addons/sorteio/``
+each zip, holding one top folder ``sorteio-<version>-<line>/`` with ``addons/sorteio/``
 (the addon, its LICENSE, README and icons, and the wheels in ``addons/sorteio/wheel/`` with
 ``install.py``, which picks the one that fits; Godot ignores the folder through a ``.gdignore``),
 ``INSTALL.md``,
@@ -25,11 +32,13 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ADDON = ROOT / "addons" / "sorteio"
+ADDONS = {"godot4": ROOT / "addons" / "sorteio", "godot3": ROOT / "godot3" / "addons" / "sorteio"}
 SKIP = {"__pycache__", ".import", "wheel"}  # folders left out
-SKIP_SUFFIXES = (".pyc", ".import")  # bytecode, and Godot's per-project import records
+# Bytecode, Godot's per-project import records, and the .uid files Godot 4.4+ writes beside
+# each script of a project (made again in the project that installs the addon).
+SKIP_SUFFIXES = (".pyc", ".import", ".uid")
 
-INSTALL = """# Installing sorteio {version} (Godot 3.2 addon + Python rules)
+INSTALL_GODOT3 = """# Installing sorteio {version} (Godot 3.2-3.6 addon + Python rules)
 
 Everything needed is in this zip: the addon (`addons/sorteio/`) and the Python package that
 holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
@@ -76,12 +85,73 @@ License: MIT (`LICENSE`).
 """
 
 
+INSTALL_GODOT4 = """# Installing sorteio {version} (Godot 4 addon + Python rules)
+
+Everything needed is in this zip: the addon (`addons/sorteio/`), the Python package that holds
+the rules as wheels (`addons/sorteio/wheel/`), and for the in-process bridge on Linux the Python
+GDExtension with the rules already installed in its own Python
+(`addons/godot-python-extension/`, with `sorteio.pyextension` for the project root).
+
+1. Copy `addons/` and `sorteio.pyextension` into your project's folder (the Asset Library does
+   this; `sorteio.pyextension` goes beside `project.godot`). Godot 4.2 or newer.
+2. Enable the plugin: *Project -> Project Settings -> Plugins -> Sorteio -> Enable*. The
+   editor records it in `project.godot`:
+
+   ```ini
+   [autoload]
+
+   Sorteio="*res://addons/sorteio/sorteio_node.gd"
+
+   [editor_plugins]
+
+   enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")
+   ```
+
+3. The rules' Python, one of:
+   - **in-process** (Linux x86-64 with glibc >= 2.35 and the system's libssl 3 / libffi 8):
+     nothing to install. The extension embeds CPython 3.12 with sorteio and pydantic in
+     `addons/godot-python-extension/`; open the project in the editor once (it lists the
+     extension in `.godot/extension_list.cfg`). Exported games carry it (Godot's own Export:
+     the addon's export plugin adds the runtime) and need no Python on the player's machine.
+   - **socket** (Windows and macOS today, or any platform): a Python 3.8 or newer with the
+     rules, from your project folder:
+
+     ```sh
+     python3 -m venv .venv
+     .venv/bin/python addons/sorteio/wheel/install.py
+     ```
+
+     `install.py` runs `pip install` on the wheel that fits that Python: `{compiled}` (the
+     compiled simulation kernel: `sorteio simulate` and the editor panel ~14x faster) on
+     {platform}, else `{wheel}` (pure Python, every platform: the same numbers, slower).
+     Then point the addon at it: the project setting `sorteio/python` (e.g.
+     `res://.venv/bin/python`) or the environment variable `SORTEIO_PYTHON`.
+     On other platforms than Linux x86-64, delete `addons/godot-python-extension/` and
+     `sorteio.pyextension` (the runtime there is built for Linux only).
+
+4. Play:
+
+   ```gdscript
+   func _ready() -> void:
+       Sorteio.card_drawn.connect(func(card: SorteioCard) -> void: print(card.title))
+       await Sorteio.start_match(42, "padrao")  # the built-in deck
+       Sorteio.advance()
+   ```
+
+   `addons/sorteio/README.md` has the whole API (typed `SorteioCard`, `choose_side`,
+   `advance`, saves), the editor panel and how to ship a game. License: MIT (`LICENSE`);
+   the extension's and CPython's licences are in `addons/godot-python-extension/licenses/`.
+"""
+
+
 def version() -> str:
+    """The version pyproject.toml and both addons' plugin.cfg share (exits when they differ)."""
     py = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text("utf-8"), re.M)
-    cfg = re.search(r'^version="([^"]+)"', (ADDON / "plugin.cfg").read_text("utf-8"), re.M)
-    if not py or not cfg or py.group(1) != cfg.group(1):
-        sys.exit(f"dist: pyproject.toml version {py and py.group(1)} and plugin.cfg version "
-                 f"{cfg and cfg.group(1)} must be the same")
+    for line, addon in ADDONS.items():
+        cfg = re.search(r'^version="([^"]+)"', (addon / "plugin.cfg").read_text("utf-8"), re.M)
+        if not py or not cfg or py.group(1) != cfg.group(1):
+            sys.exit(f"dist: pyproject.toml version {py and py.group(1)} and the {line} "
+                     f"plugin.cfg version {cfg and cfg.group(1)} must be the same")
     return py.group(1)
 
 
@@ -131,46 +201,80 @@ def manylinux_glibc(wheel: str):
     return max((int(a), int(b)) for a, b in found) if found else None
 
 
-def addon_files():
-    for path in sorted(ADDON.rglob("*")):
-        rel = path.relative_to(ADDON)
+def addon_files(addon: Path):
+    for path in sorted(addon.rglob("*")):
+        rel = path.relative_to(addon)
         if path.is_file() and not SKIP.intersection(rel.parts) and path.suffix not in SKIP_SUFFIXES:
             yield path, rel
 
 
-def make_zip(out_dir: Path) -> Path:
+def in_process_runtime() -> Path:
+    """The folder holding ``addons/godot-python-extension/`` with sorteio installed in its
+    Python (``scripts/gdextension.sh runtime``, cached under build/gdextension/)."""
+    proc = subprocess.run(["bash", str(ROOT / "scripts" / "gdextension.sh"), "runtime"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"dist: the Godot 4 in-process runtime could not be made: "
+                 f"{(proc.stderr.strip().splitlines() or ['no message'])[-1]}")
+    return Path(proc.stdout.strip().splitlines()[-1])
+
+
+def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
+    """``sorteio-<version>-<line>.zip`` in ``out_dir`` from the built ``wheels`` (pure first,
+    compiled second); ``where`` says where the compiled one loads."""
     ver = version()
     out_dir.mkdir(parents=True, exist_ok=True)
-    top = f"sorteio-{ver}"
+    top = f"sorteio-{ver}-{line}"
     target = out_dir / f"{top}.zip"
-    with tempfile.TemporaryDirectory() as tmp:
-        wheel = build_wheel(Path(tmp) / "pure")
-        compiled = build_compiled_wheel(Path(tmp) / "compiled")
-        where = (f"CPython {sys.version_info[0]}.{sys.version_info[1]} on Linux "
-                 f"{platform.machine()} (glibc {'.'.join(map(str, manylinux_glibc(compiled.name)))}"
-                 f" or newer)")
-        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
-            for path, rel in addon_files():
+    wheel, compiled = wheels
+    text = INSTALL_GODOT4 if line == "godot4" else INSTALL_GODOT3
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, rel in addon_files(ADDONS[line]):
+            if rel.as_posix() == "README.md" and line == "godot3":
+                # Its link to the protocol climbs out of godot3/ in the repository; in the zip,
+                # docs/ sits beside addons/.
+                text = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
+                zf.writestr(f"{top}/addons/sorteio/README.md", text)
+            else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
-            for built in (wheel, compiled):
-                zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
-            zf.write(ROOT / "scripts" / "install_wheel.py",
-                     f"{top}/addons/sorteio/wheel/install.py")
-            zf.writestr(f"{top}/addons/sorteio/wheel/.gdignore", "")
-            zf.writestr(f"{top}/INSTALL.md", INSTALL.format(
-                version=ver, wheel=wheel.name, compiled=compiled.name, platform=where))
-            for name in ("LICENSE", "CHANGELOG.md"):
-                zf.write(ROOT / name, f"{top}/{name}")
+        # The one protocol document both addons' READMEs link to (../../docs/protocol.md).
+        zf.write(ROOT / "docs" / "protocol.md", f"{top}/docs/protocol.md")
+        for built in wheels:
+            zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
+        zf.write(ROOT / "scripts" / "install_wheel.py", f"{top}/addons/sorteio/wheel/install.py")
+        zf.writestr(f"{top}/addons/sorteio/wheel/.gdignore", "")
+        if line == "godot4":
+            runtime = in_process_runtime()
+            for path in sorted((runtime / "addons").rglob("*")):
+                rel = path.relative_to(runtime)
+                if path.is_file() and "__pycache__" not in rel.parts:
+                    zf.write(path, f"{top}/{rel.as_posix()}")
+            zf.write(ADDONS[line] / "python" / "sorteio.pyextension", f"{top}/sorteio.pyextension")
+        zf.writestr(f"{top}/INSTALL.md", text.format(
+            version=ver, wheel=wheel.name, compiled=compiled.name, platform=where))
+        for name in ("LICENSE", "CHANGELOG.md"):
+            zf.write(ROOT / name, f"{top}/{name}")
     return target
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "build" / "dist"))
+    parser.add_argument("--line", choices=["godot4", "godot3", "all"], default="all",
+                        help="the engine line whose zip to build (default: both)")
     args = parser.parse_args()
-    target = make_zip(Path(args.out))
+    lines = list(ADDONS) if args.line == "all" else [args.line]
+    version()
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = build_wheel(Path(tmp) / "pure")
+        compiled = build_compiled_wheel(Path(tmp) / "compiled")
+        where = (f"CPython {sys.version_info[0]}.{sys.version_info[1]} on Linux "
+                 f"{platform.machine()} (glibc {'.'.join(map(str, manylinux_glibc(compiled.name)))}"
+                 f" or newer)")
+        targets = [make_zip(Path(args.out), line, [wheel, compiled], where) for line in lines]
     shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)  # setuptools' leftovers
-    print(target)
+    for target in targets:
+        print(target)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 #   scripts/godot_tests.sh --install-only   only install; prints a SKIP line and exits 0 when
 #                                           apt is impossible (no apt-get, not root, no sudo)
 #   scripts/godot_tests.sh --update-screenshot
-#                                           also copy the test run's pictures to demo_project/docs/
+#                                           also copy the test run's pictures to godot3/demo_project/docs/
 #                                           (screenshot.png, start/mid/low/end.png: the READMEs')
 #
 # PYTHON (default: .venv/bin/python, else python3) must have sorteio installed (pip install -e .).
@@ -59,9 +59,9 @@ fi
   tests/test_bridge_server.py tests/test_bridge_handler.py tests/test_bridge_designer.py \
   tests/test_bridge_inprocess.py tests/test_pythonscript_install.py tests/test_godot_layout.py
 if [ "$update_screenshot" -eq 1 ]; then
-  cp build/godot/demo_midmatch.png demo_project/docs/screenshot.png
+  cp build/godot/demo_midmatch.png godot3/demo_project/docs/screenshot.png
   cp build/godot/shots/start.png build/godot/shots/mid.png build/godot/shots/low.png \
-    build/godot/shots/end.png demo_project/docs/
+    build/godot/shots/end.png godot3/demo_project/docs/
   cp build/godot/editor_panel.png docs/editor_panel.png
-  echo "godot_tests: updated demo_project/docs/screenshot.png, start/mid/low/end.png, docs/editor_panel.png"
+  echo "godot_tests: updated godot3/demo_project/docs/screenshot.png, start/mid/low/end.png, docs/editor_panel.png"
 fi

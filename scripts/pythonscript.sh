@@ -13,7 +13,8 @@
 # addons/pythonscript/. Default: the vendored archive in ../shared/vendor/pythonscript/ beside the
 # repository, when it is there. An archive with a SHA256SUMS beside it must match it.
 #
-# The runtime (unpacked addon + ensurepip + pip install "pydantic>=2.10,<2.11" + sorteio) is
+# The runtime (unpacked addon + ensurepip + pip install "pydantic>=2.10,<2.11" + sorteio's base
+# install, then pip and setuptools removed: a game ships only what it imports) is
 # cached in build/pythonscript/<key>/, keyed by the dist's checksum and the sorteio sources, so
 # only the first run of a checkout pays the ~1 min install. Nothing is ever written beside the
 # dist (../shared is read-only).
@@ -131,6 +132,10 @@ runtime() {
     "$py" -m pip install -q --disable-pip-version-check --no-warn-script-location \
       "$PYDANTIC_SPEC" "$src" || die "pip install into $py failed"
     rm -rf "$src"
+    # A game imports only the base install (pydantic: the rules and the bridges, issue 14); the
+    # installers themselves travel no further: pip and setuptools go once sorteio is in.
+    "$py" -m pip uninstall -q -y --disable-pip-version-check setuptools pip \
+      || die "pip uninstall in $py failed"
     "$py" -c 'import sorteio.bridge.inprocess, pydantic; print("pydantic", pydantic.VERSION)' \
       >"$work/.installed" || die "sorteio does not import in $py"
     echo "$dist" >>"$work/.installed"

@@ -17,11 +17,11 @@ if [ -z "$py" ]; then
 fi
 # The compiled kernel is built by the install: a changed C source or setup.py means a new build.
 build=$(cat setup.py python/sorteio/sim/_ckernel.c | cksum)
-spec="$py $pydantic $build"
+spec="$py $pydantic $build cli,test"
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.spec" 2>/dev/null)" != "$spec" ]; then
   rm -rf "$venv"
   "$py" -m venv "$venv"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check "$pydantic" -e '.[test]'
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "$pydantic" -e '.[cli,test]'
   echo "$spec" > "$venv/.spec"
 fi
 "$venv/bin/python" -c 'import sys, pydantic; from sorteio.sim import kernels; print("test-oldest: Python", sys.version.split()[0], "pydantic", pydantic.VERSION, "kernel", kernels.kernel_name())'

@@ -19,7 +19,8 @@ import pytest
 from sorteio.bridge.handler import RequestHandler
 from sorteio.bridge.inprocess import InProcessBridge
 
-ENTRY = Path(__file__).resolve().parents[1] / "addons/sorteio/python/sorteio_python_bridge.py"
+ENTRY = (Path(__file__).resolve().parents[1]
+         / "godot3/addons/sorteio/python/sorteio_python_bridge.py")
 
 
 @pytest.fixture()
@@ -99,3 +100,122 @@ def test_inprocess_bridge_answers_unreadable_json_with_bad_frame(text):
     reply = json.loads(bridge.request(text))
     assert reply["ok"] is False and reply["error"]["code"] == "bad_frame"
     assert json.loads(bridge.request('{"id": 1, "method": "ping"}'))["ok"] is True
+
+
+# -- Godot 4: submit / take (slow requests off the game's frame, replies in request order) ----
+
+GODOT4_ENTRY = Path(__file__).resolve().parents[1] / "addons/sorteio/python/sorteio_extension.py"
+
+
+def _gated(bridge):
+    """Make the bridge's new_match work wait on the returned Event (a stand-in for a 30,000-card
+    deck's seconds of compiling) and record the thread it ran in."""
+    import threading
+
+    gate, threads = threading.Event(), []
+    work, commit = bridge.handler._background["new_match"]
+
+    def slow_work(params):
+        threads.append(threading.get_ident())
+        assert gate.wait(10), "the test never opened the gate"
+        return work(params)
+
+    bridge.handler._background["new_match"] = (slow_work, commit)
+    return gate, threads
+
+
+def _wait_reply(bridge, key, limit=10.0):
+    import time
+
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        text = bridge.take(key)
+        if text:
+            return json.loads(text)
+        time.sleep(0.005)
+    raise AssertionError(f"no reply for {key} within {limit} s")
+
+
+@pytest.mark.parametrize("threaded", [True, False])
+def test_submit_and_take_answer_like_the_handler(threaded):
+    bridge, handler = InProcessBridge(threaded=threaded), RequestHandler()
+    for request in requests():
+        text = json.dumps(request)
+        reply = bridge.submit(request["id"], text) or bridge.take(request["id"])
+        if not reply:
+            reply = json.dumps(_wait_reply(bridge, request["id"]))
+        assert json.loads(reply) == handler.handle(json.loads(text))
+    assert bridge.pending == 0
+
+
+def test_slow_request_runs_in_a_thread_and_a_later_draw_waits_for_it():
+    import threading
+
+    bridge = InProcessBridge()
+    gate, threads = _gated(bridge)
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 5}}') == ""
+    # Requests behind the slow one wait: a draw never overtakes the new_match before it.
+    assert bridge.submit(2, '{"id": 2, "method": "start_turn"}') == ""
+    for _ in range(3):  # the caller's frames go on: take answers at once, with nothing yet
+        assert bridge.take(1) == "" and bridge.take(2) == ""
+    assert threads and threads[0] != threading.get_ident()
+    gate.set()
+    first = _wait_reply(bridge, 1)
+    assert first["ok"] is True and first["result"]["seed"] == 5
+    second = _wait_reply(bridge, 2)
+    assert second["ok"] is True and "turn" in second["result"]  # not no_match
+    # Fast requests with nothing pending answer within submit itself.
+    assert json.loads(bridge.submit(3, '{"id": 3, "method": "draw"}'))["ok"] is True
+    assert bridge.pending == 0
+
+
+def test_submit_and_take_never_raise(monkeypatch):
+    bridge = InProcessBridge()
+
+    def broken(text):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bridge.handler, "job_from_text", broken)
+    reply = json.loads(bridge.submit(1, '{"id": 1, "method": "ping"}'))
+    assert reply["error"] == {"code": "internal_error", "message": "RuntimeError: boom"}
+    monkeypatch.setattr(bridge, "_pump", lambda: 1 / 0)
+    assert json.loads(bridge.take(1))["error"]["code"] == "internal_error"
+
+
+def test_a_failed_slow_request_gives_its_error_reply():
+    bridge = InProcessBridge()
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"deck": "nope"}}') == ""
+    reply = _wait_reply(bridge, 1)
+    assert reply["ok"] is False and reply["error"]["code"] == "deck_error"
+    assert "nope" in reply["error"]["message"]
+
+
+@pytest.fixture()
+def godot4_entry(monkeypatch):
+    """The Godot 4 entry file loaded with a stand-in ``godot`` module (the real extension runs
+    it in tests/test_godot4_python.py); returns (registered classes, module)."""
+    registered = []
+    godot = types.ModuleType("godot")
+    godot.RefCounted = type("RefCounted", (), {})
+    godot.method = lambda function: function
+    godot.register_extension_class = lambda cls: registered.append(cls) or cls
+    monkeypatch.setitem(sys.modules, "godot", godot)
+    spec = importlib.util.spec_from_file_location("sorteio_extension", GODOT4_ENTRY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return registered, module
+
+
+def test_godot4_entry_forwards_text_and_never_raises(godot4_entry, monkeypatch):
+    registered, module = godot4_entry
+    assert [cls.__name__ for cls in registered] == ["SorteioPython"]
+    entry = registered[0]()
+    assert entry.problem() == ""
+    assert json.loads(entry.submit(1, '{"id": 1, "method": "ping"}'))["result"]["pong"] is True
+    assert entry.take(1) == ""
+    monkeypatch.setattr(module, "InProcessBridge", None)
+    monkeypatch.setattr(module, "_IMPORT_ERROR", "ModuleNotFoundError: No module named 'sorteio'")
+    fresh = registered[0]()
+    assert "No module named 'sorteio'" in fresh.problem()
+    reply = json.loads(fresh.submit(1, '{"id": 1, "method": "ping"}'))
+    assert reply["error"]["code"] == "bridge_down" and "sorteio" in reply["error"]["message"]

@@ -444,7 +444,8 @@ def test_the_node_runs_the_same_launcher():
 
     from sorteio.bridge.server import LAUNCHER
 
-    gd = Path(__file__).resolve().parents[1] / "addons" / "sorteio" / "bridges" / "socket_bridge.gd"
+    addon = Path(__file__).resolve().parents[1] / "godot3" / "addons" / "sorteio"
+    gd = addon / "bridges" / "socket_bridge.gd"
     block = re.search(r"const LAUNCHER := \((.*?)\n\)", gd.read_text(encoding="utf-8"), re.S)
     assert block, "socket_bridge.gd has no LAUNCHER"
     assert "".join(re.findall(r'"([^"]*)"', block.group(1))) == LAUNCHER

@@ -64,6 +64,20 @@ def test_below_equals_rng_below(seed, ns):
     assert ckernel._ckernel.below(seed, ns) == [rng.below(n) for n in ns]
 
 
+def test_generators_seeded_32_at_a_time_equal_the_oracle_in_every_lane(c_kernel):
+    """The kernel seeds 32 generators side by side (16 matches' engine and player, or 32 engines)
+    and regenerates and tempers their first 128 words together; a call of 70 matches mixing one-,
+    two- and many-word seeds fills two and a half batches with keys of every length in the same
+    batch. Every match equals the oracle's (`_oracle`: engine.Engine and match.make_policy)."""
+    from sorteio.loader import load_deck
+    deck = load_deck("padrao")
+    seeds = [s for s in SEEDS] + list(range(2**32 - 20, 2**32 + 20)) + list(range(100, 118))
+    assert len(seeds) == 70
+    for policy in ("random", "protect"):
+        want = [_oracle(deck, s, policy) for s in seeds]
+        assert _kernel(ckernel.play_matches, deck, seeds, policy) == want, policy
+
+
 # -- big decks and odd option counts -------------------------------------------------------------
 
 def _with_option_counts(deck: Deck, seed: int) -> Deck:

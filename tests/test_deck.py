@@ -199,8 +199,9 @@ def test_built_in_decks_name_every_mode_and_the_demo_copy_is_identical():
         assert {m.id for m in deck.modos} == used
         assert Names.of(deck).mode("saude") == "Saúde"
         assert Names.of(deck).mode("desinformacao") == "Desinformação"
-    demo = BUILTIN_DECKS["padrao"].parents[3] / "demo_project" / "decks" / "padrao.json"
-    assert demo.read_bytes() == BUILTIN_DECKS["padrao"].read_bytes()
+    root = BUILTIN_DECKS["padrao"].parents[3]
+    for demo in (root / "demo_project", root / "godot3" / "demo_project"):  # Godot 4 and 3
+        assert (demo / "decks" / "padrao.json").read_bytes() == BUILTIN_DECKS["padrao"].read_bytes()
 
 
 def test_modes_are_optional_and_fall_back_to_the_id(base):

@@ -27,29 +27,38 @@ VERSION = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text
 
 
 @pytest.fixture(scope="module")
-def dist_zip(tmp_path_factory):
+def dist_zips(tmp_path_factory):
+    """Both release zips, {line: path}, from one `make dist` (scripts/dist.py)."""
     out = tmp_path_factory.mktemp("dist")
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "dist.py"), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=1200)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    path = Path(proc.stdout.strip().splitlines()[-1])
-    assert path == out / f"sorteio-{VERSION}.zip" and path.exists()
-    return path
+    paths = [Path(line) for line in proc.stdout.strip().splitlines()[-2:]]
+    assert paths == [out / f"sorteio-{VERSION}-{line}.zip" for line in ("godot4", "godot3")]
+    assert all(path.exists() for path in paths)
+    return dict(zip(("godot4", "godot3"), paths))
+
+
+@pytest.fixture(scope="module")
+def dist_zip(dist_zips):
+    """The Godot 3 zip."""
+    return dist_zips["godot3"]
 
 
 def test_versions_agree_and_the_license_is_in_both_places():
-    cfg = (ROOT / "addons" / "sorteio" / "plugin.cfg").read_text("utf-8")
-    assert f'version="{VERSION}"' in cfg
+    for addon in (ROOT / "addons" / "sorteio", ROOT / "godot3" / "addons" / "sorteio"):
+        assert f'version="{VERSION}"' in (addon / "plugin.cfg").read_text("utf-8"), addon
     assert f"## [{VERSION}]" in (ROOT / "CHANGELOG.md").read_text("utf-8")
     root_license = (ROOT / "LICENSE").read_text("utf-8")
     assert root_license.startswith("MIT License")
-    assert (ROOT / "addons" / "sorteio" / "LICENSE").read_text("utf-8") == root_license
+    for addon in (ROOT / "addons" / "sorteio", ROOT / "godot3" / "addons" / "sorteio"):
+        assert (addon / "LICENSE").read_text("utf-8") == root_license, addon
     assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text("utf-8")
 
 
 @pytest.mark.godot
 def test_the_zip_has_the_asset_library_layout(dist_zip):
-    top = f"sorteio-{VERSION}/"
+    top = f"sorteio-{VERSION}-godot3/"
     names = zipfile.ZipFile(dist_zip).namelist()
     assert all(n.startswith(top) for n in names)
     inside = {n[len(top):] for n in names}
@@ -69,7 +78,7 @@ def test_the_install_steps_from_the_zip_alone_play_a_match(dist_zip, tmp_path):
     game = tmp_path / "novo_jogo"
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(dist_zip).extractall(unpacked)
-    source = unpacked / f"sorteio-{VERSION}"
+    source = unpacked / f"sorteio-{VERSION}-godot3"
     install = (source / "INSTALL.md").read_text("utf-8")
     # Step 1: copy addons/sorteio into the project (a real copy, no link to this repository).
     game.mkdir()
@@ -171,7 +180,7 @@ def test_the_zips_installer_gives_a_fresh_venv_the_compiled_kernel(dist_zip, tmp
     """Installing from the zip alone (install.py, as INSTALL.md says) into a new venv of this
     Python: `sorteio simulate` there runs the compiled kernel, from the venv, not this checkout."""
     zipfile.ZipFile(dist_zip).extractall(tmp_path)
-    wheel_dir = tmp_path / f"sorteio-{VERSION}" / "addons" / "sorteio" / "wheel"
+    wheel_dir = tmp_path / f"sorteio-{VERSION}-godot3" / "addons" / "sorteio" / "wheel"
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")
@@ -191,3 +200,65 @@ def test_the_zips_installer_gives_a_fresh_venv_the_compiled_kernel(dist_zip, tmp
                           "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=300,
                          env={k: v for k, v in os.environ.items() if k != "SORTEIO_KERNEL"})
     assert run.returncode == 0 and json.loads(run.stdout)["kernel"] == "c", run.stderr
+
+
+# -- the Godot 4 zip (issue 13) -------------------------------------------------------------------
+
+EXTENSION = "addons/godot-python-extension"
+
+
+@pytest.mark.godot
+def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist_zips):
+    top = f"sorteio-{VERSION}-godot4/"
+    names = zipfile.ZipFile(dist_zips["godot4"]).namelist()
+    assert all(n.startswith(top) for n in names)
+    inside = {n[len(top):] for n in names}
+    for needed in ("INSTALL.md", "LICENSE", "CHANGELOG.md", "sorteio.pyextension",
+                   "addons/sorteio/plugin.cfg", "addons/sorteio/sorteio_node.gd",
+                   "addons/sorteio/sorteio_card.gd", "addons/sorteio/sorteio_deck.gd",
+                   "addons/sorteio/bridges/socket_bridge.gd",
+                   "addons/sorteio/bridges/python_bridge.gd", "addons/sorteio/editor/plugin.gd",
+                   f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl",
+                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore",
+                   f"{EXTENSION}/python.gdextension",
+                   f"{EXTENSION}/licenses/CPython.LICENSE.txt"):
+        assert needed in inside, needed
+    site = [n for n in inside if "/site-packages/sorteio/" in n]
+    assert any(n.endswith("/site-packages/sorteio/engine.py") for n in site), "no rules inside"
+    assert not [n for n in inside if "/site-packages/click/" in n or "/site-packages/pip/" in n]
+    assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import", ".uid"))]
+    for readme in ("addons/sorteio/README.md", "INSTALL.md"):  # links resolve inside the zip
+        text = zipfile.ZipFile(dist_zips["godot4"]).read(top + readme).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = (Path(top) / readme).parent / target
+            assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
+    install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
+    assert 'enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")' in install
+    assert "glibc >= 2.35" in install and "Windows and macOS" in install
+
+
+@pytest.mark.godot
+def test_the_godot4_zip_installed_into_a_new_project_plays_a_match_in_process(dist_zips, tmp_path):
+    """INSTALL.md's steps from the zip alone: addons/ and sorteio.pyextension copied into a new
+    Godot 4 project, the plugin enabled; a whole match plays on the in-process bridge (the
+    extension's own Python, with the rules the zip carries)."""
+    from godot4_harness import import_project, make_project, run_script
+    from test_godot4_python import NOISE
+
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(dist_zips["godot4"]).extractall(unpacked)
+    source = unpacked / f"sorteio-{VERSION}-godot4"
+    game = make_project(
+        tmp_path / "novo_jogo", name="novo jogo", link_addon=False, import_now=False,
+        settings={"editor_plugins": {"enabled": 'PackedStringArray("res://addons/sorteio/plugin.cfg")'}},
+    )
+    subprocess.run(["cp", "-r", str(source / "addons"), str(game)], check=True)
+    subprocess.run(["cp", str(source / "sorteio.pyextension"), str(game)], check=True)
+    # What the editor writes when it first opens a project holding a .gdextension (step 3).
+    (game / ".godot").mkdir(exist_ok=True)
+    (game / ".godot" / "extension_list.cfg").write_text(f"res://{EXTENSION}/python.gdextension\n")
+    import_project(game, allowed=NOISE)
+    run = run_script(game, "test_autoplay.gd", "--seed=5", home=tmp_path / "home", allowed=NOISE)
+    run.passed()
+    assert run.lines("BRIDGE") == ["python"], run.tail()
+    assert run.lines("MATCH seed=5"), run.tail()

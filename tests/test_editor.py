@@ -1,7 +1,7 @@
 """The Sorteio editor panel and deck resources in a real Godot 3.2.3 editor.
 
 A throwaway project gets addons/sorteio (enabled as project.godot records it) and a probe
-plugin (tests/godot/editor_probe) that presses every panel action in a headless editor
+plugin (tests/godot3/editor_probe) that presses every panel action in a headless editor
 (``godot3-server -e``) and prints what the panel shows; these tests compare that with Python's
 own answers. Any GDScript error in the log fails (Godot reports them and carries on).
 """
@@ -60,7 +60,7 @@ def broken_deck_data() -> dict:
 def make_project(tmp_path: Path) -> Path:
     project = tmp_path / "designer"
     (project / "addons").mkdir(parents=True)
-    (project / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+    (project / "addons" / "sorteio").symlink_to(ROOT / "godot3" / "addons" / "sorteio")
     (project / "addons" / "editor_probe").symlink_to(PROBE)
     (project / "decks").mkdir()
     shutil.copy(BUILTIN_DECKS["padrao"], project / "decks" / "bom.json")
@@ -284,7 +284,7 @@ def test_the_exported_pack_carries_the_deck_resource_and_no_editor_script(editor
     then run it: a SorteioNode given the imported SorteioDeck plays a match from the pack alone
     (the deck JSON itself is not exported)."""
     project = editor_run["project"]
-    presets = (ROOT / "export_presets.cfg").read_text("utf-8")
+    presets = (ROOT / "godot3" / "export_presets.cfg").read_text("utf-8")
     presets = presets.replace('include_filter="decks/*.json"', 'include_filter=""')
     (project / "export_presets.cfg").write_text(presets, encoding="utf-8")
     shutil.copy(SCRIPTS / "deck_resource_match.gd", project / "deck_resource_match.gd")
@@ -314,7 +314,7 @@ def test_the_exported_pack_carries_the_deck_resource_and_no_editor_script(editor
 
 
 def test_export_presets_leave_the_editor_folder_out():
-    presets = (ROOT / "export_presets.cfg").read_text("utf-8")
+    presets = (ROOT / "godot3" / "export_presets.cfg").read_text("utf-8")
     for line in presets.splitlines():
         if line.startswith("exclude_filter="):
             assert "addons/sorteio/editor/*" in line
@@ -352,4 +352,4 @@ def test_the_readmes_show_the_panel_screenshot():
     assert struct.unpack(">II", data[16:24]) == (1280, 800)
     assert "docs/editor_panel.png" in (ROOT / "README.md").read_text("utf-8")
     assert "../../docs/editor_panel.png" in (
-        ROOT / "addons" / "sorteio" / "README.md").read_text("utf-8")
+        ROOT / "godot3" / "addons" / "sorteio" / "README.md").read_text("utf-8")

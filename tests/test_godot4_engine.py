@@ -6,7 +6,11 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from engines import engine
+
+pytestmark = pytest.mark.godot
 
 ENGINE_ERRORS = re.compile(r"SCRIPT ERROR|ERROR:|Parse Error")
 

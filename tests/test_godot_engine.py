@@ -1,6 +1,6 @@
 """Engine tests in a real Godot 3.2.3 (Debian's godot3-server), run from pytest.
 
-Each test runs one GDScript from tests/godot/ with the demo as the project, under a timeout, and
+Each test runs one GDScript from tests/godot3/ with the demo as the project, under a timeout, and
 fails on a non-zero exit, on a missing "GODOT-TEST passed" line, or on any `SCRIPT ERROR` /
 `ERROR:` line in Godot's log that the test does not list, with a reason, in `allowed` (Godot
 prints errors and carries on, so the exit code alone proves nothing).
@@ -44,8 +44,8 @@ from sorteio.loader import load_deck
 pytestmark = pytest.mark.godot
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "demo_project"
-SCRIPTS = ROOT / "tests" / "godot"
+DEMO = ROOT / "godot3" / "demo_project"
+SCRIPTS = ROOT / "tests" / "godot3"
 ARTIFACTS = ROOT / "build" / "godot"
 TIMEOUT = 180
 # Any of these in Godot's output is a failure unless the test allows it.
@@ -94,7 +94,7 @@ def scratch_demo(where: Path) -> Path:
     """A copy of the demo at `where` whose addons/sorteio links to this repo's addon."""
     shutil.copytree(DEMO, where, symlinks=True, ignore=shutil.ignore_patterns("addons", ".import"))
     (where / "addons").mkdir()
-    (where / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+    (where / "addons" / "sorteio").symlink_to(ROOT / "godot3" / "addons" / "sorteio")
     return where
 
 
@@ -210,7 +210,7 @@ def run_godot(
 
 
 def run_script(tmp_path: Path, script: str, *user_args: str, bridge=None, **kwargs):
-    """Run tests/godot/SCRIPT; with `bridge`, the script must report that it used that one."""
+    """Run tests/godot3/SCRIPT; with `bridge`, the script must report that it used that one."""
     args = ["-s", str(SCRIPTS / script)]
     if user_args:
         args += ["--", *user_args]
@@ -283,7 +283,7 @@ def test_autoplay_plays_a_whole_match(tmp_path, seed, godot, bridge, bridge_proj
 
 def test_python_bridge_reports_a_broken_entry(tmp_path):
     """python_bridge.gd against entries the real pythonscript one cannot be made to be: one
-    that answers text that is not JSON (tests/godot/fake_python_entry.gd, a GDScript stand-in)
+    that answers text that is not JSON (tests/godot3/fake_python_entry.gd, a GDScript stand-in)
     and one that does not load. Both give bridge_down, never a crash; runs with or without
     pythonscript, as the python_entry script may be any Script."""
     entry = SCRIPTS / "fake_python_entry.gd"
@@ -437,7 +437,7 @@ def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, br
     """What a corrupt save file parses to given to load_state, a negative seed, a relative deck
     path (read from res://), print_warnings off (the signal still comes), a second
     SorteioNode beside the autoload, bridge_mode "python" without pythonscript: each gives
-    error_occurred and false, no SCRIPT ERROR, and the match in play is kept (tests/godot/
+    error_occurred and false, no SCRIPT ERROR, and the match in play is kept (tests/godot3/
     test_misuse.gd)."""
     log = run_script(tmp_path, "test_misuse.gd", bridge=bridge, project=bridge_project)
     checks = [f"load_state({kind}) refused with bad_request" for kind in (0, 4, 19, 2)]
@@ -689,7 +689,7 @@ def test_demo_screenshot_mid_match_is_not_blank(tmp_path, bridge, bridge_project
 
 
 def test_the_screenshot_scripts_own_command_works_from_the_repo_root(tmp_path, xvfb_display):
-    """The command in tests/godot/screenshot.gd's header, run as written from the repository
+    """The command in tests/godot3/screenshot.gd's header, run as written from the repository
     root (only the display number changed), writes the PNG; without an absolute --out the
     script fails loudly instead of exiting 0 with no picture (issue 10)."""
     header = (SCRIPTS / "screenshot.gd").read_text(encoding="utf-8").split("\n\n")[0]
@@ -739,11 +739,14 @@ def test_gdscript_passes_gdlint_and_gdformat():
                 pytest.fail("gdtoolkit 3.x is not installed in CI (it is in the test extra)")
             pytest.skip("gdtoolkit 3.x not installed (pip install 'gdtoolkit==3.*')")
     paths = [
-        str(ROOT / "addons" / "sorteio"),
+        str(ROOT / "godot3" / "addons" / "sorteio"),
         str(DEMO / "main.gd"),
         str(DEMO / "scenes"),
         str(SCRIPTS),
-        str(ROOT / "benchmarks"),
+        # Godot 3 scripts only: the Godot 4 ones (godot4_*.gd) are GDScript 2.0, which
+        # gdtoolkit 3 cannot parse; tests/test_godot4_lint.py checks them with gdtoolkit 4.
+        *(str(p) for p in sorted((ROOT / "benchmarks").glob("*.gd"))
+          if not p.name.startswith("godot4")),
     ]
     paths = [p for p in paths if Path(p).exists()]
     lint = subprocess.run([gdlint, *paths], capture_output=True, text=True)
@@ -756,7 +759,7 @@ def test_demo_uses_the_repo_addon_through_a_relative_symlink():
     link = DEMO / "addons" / "sorteio"
     assert link.is_symlink()
     assert os.readlink(link) == "../../addons/sorteio"
-    assert link.resolve() == (ROOT / "addons" / "sorteio").resolve()
+    assert link.resolve() == (ROOT / "godot3" / "addons" / "sorteio").resolve()
 
 
 def test_demo_deck_is_a_valid_deck():
@@ -771,7 +774,8 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
 
     Full executables need Godot's export templates, which no package registry ships; the pack
     is what the presets decide (filters, deck included, docs left out)."""
-    assert (DEMO / "export_presets.cfg").resolve() == (ROOT / "export_presets.cfg").resolve()
+    presets = ROOT / "godot3" / "export_presets.cfg"
+    assert (DEMO / "export_presets.cfg").resolve() == presets.resolve()
     pack = tmp_path / "demo.pck"
     _result, log = run_godot(tmp_path, ["--export-pack", preset, str(pack)])
     assert "Invalid export preset" not in log
@@ -783,7 +787,7 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
 
 
 def test_the_addon_readme_example_plays_a_match(tmp_path, bridge, bridge_project):
-    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "godot3" / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
     example = re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1)
     # One match per seed (the runner sets Sorteio.match_seed; -1 makes start_match use it),
     # catastrophes included: no error_occurred, not even a draw deferred past the end.
@@ -813,7 +817,7 @@ def test_the_addon_readme_example_load_game_refuses_a_missing_or_corrupt_save(
     truncated or non-save file. Refused (bad_request) with the match kept, never a SCRIPT
     ERROR (load_state(null) was one) nor an engine ERROR line (File.get_as_text on a file that
     did not open, JSON.parse on bad text)."""
-    readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "godot3" / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
     script = tmp_path / "readme_example.gd"
     script.write_text(re.search(r"```gdscript\n(.*?)```", readme, re.S).group(1), "utf-8")
     allowed = [  # the example reports every error_occurred with push_error, as it should
@@ -837,7 +841,7 @@ def test_enabling_the_plugin_registers_the_autoload_and_disabling_removes_it(tmp
     a probe plugin toggles Sorteio as Project Settings > Plugins does."""
     project = tmp_path / "project"
     (project / "addons").mkdir(parents=True)
-    (project / "addons" / "sorteio").symlink_to(ROOT / "addons" / "sorteio")
+    (project / "addons" / "sorteio").symlink_to(ROOT / "godot3" / "addons" / "sorteio")
     (project / "addons" / "plugin_probe").symlink_to(SCRIPTS / "plugin_probe")
     (project / "project.godot").write_text(
         'config_version=4\n\n[application]\n\nconfig/name="plugin probe"\n\n'

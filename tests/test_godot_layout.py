@@ -18,6 +18,7 @@ import pytest
 from test_godot_engine import (
     ARTIFACTS,
     DEMO,
+    ROOT,
     SCRIPTS,
     godot_env,
     run_godot,
@@ -95,7 +96,7 @@ def test_the_readmes_show_the_four_demo_pictures():
         assert png_size(shot) == (1280, 720)
         assert shot.stat().st_size > 20_000
         assert f"docs/{name}.png" in readme
-    top = (DEMO.parent / "README.md").read_text(encoding="utf-8")
+    top = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "demo_project/docs/" in top
 
 
@@ -124,14 +125,14 @@ def test_the_command_in_demo_shots_header_works_as_written(tmp_path):
                        if line.startswith("   ")).replace("\\ ", " ")
     command = re.sub(r"\[[^\]]*\]", "", command).replace("=N", "=33")
     # The header may set SORTEIO_PYTHON for the run (screenshot.gd does, after `make setup`).
-    assert re.match(r"DISPLAY=:99 (SORTEIO_PYTHON=\S+ )?godot3-runner --path demo_project",
+    assert re.match(r"DISPLAY=:99 (SORTEIO_PYTHON=\S+ )?godot3-runner --path godot3/demo_project",
                     command), command
     tool("godot3-runner")
     with xvfb() as display:
         env = godot_env(tmp_path)
         command = command.replace("DISPLAY=:99", f"DISPLAY={display}").replace(
             "godot3-runner", "timeout 120 godot3-runner", 1)
-        result = subprocess.run(["bash", "-c", command], cwd=DEMO.parent,
+        result = subprocess.run(["bash", "-c", command], cwd=ROOT,
                                 env=env, capture_output=True, text=True, timeout=180)
     log = result.stdout + result.stderr
     assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]

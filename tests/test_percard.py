@@ -1,7 +1,6 @@
 """``sorteio simulate --per-card``: each card left out, paired with the whole deck by seed."""
 
 import json
-import statistics
 import subprocess
 import sys
 
@@ -10,11 +9,8 @@ import pytest
 from sorteio.compiled import CompiledDeck
 from sorteio.deck import Deck, Parameters
 from sorteio.loader import load_deck
-from sorteio.sim import kernel
 from sorteio.sim.masks import FastDeck
-from sorteio.sim.percard import card_effects, card_scenarios, without_card
-from sorteio.sim.stats import paired_difference
-from sorteio.sim.sweep import run_sweep
+from sorteio.sim.percard import card_scenarios, without_card
 from sorteio.synthetic import synthetic_deck
 from test_kernel_differential import KERNELS, _oracle
 
@@ -62,37 +58,6 @@ def test_card_scenarios_are_the_baseline_then_every_playable_card():
     assert all(s.params == deck.parametros.model_dump() for s in scenarios)
 
 
-def test_effects_are_paired_and_ranked():
-    deck = load_deck("curto")
-    result = run_sweep(deck, {}, matches=300, seed=2, jobs=1, scenarios=card_scenarios(deck),
-                       keep_meters=True)
-    effects = card_effects(result)
-    assert len(effects) == len(result.scenarios) - 1 == sum(c.playable for c in deck.cartas)
-    magnitudes = [abs(e.diff_pp[0]) for e in effects]
-    assert magnitudes == sorted(magnitudes, reverse=True)
-    base = result.baseline
-    by_card = {r.scenario.without: r for r in result.scenarios[1:]}
-    for e in effects:
-        r = by_card[e.card_id]
-        want = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
-        assert e.diff_pp == pytest.approx(tuple(100 * x for x in want))
-        assert e.diff_pp[1] <= e.diff_pp[0] <= e.diff_pp[2]
-        k = len(base.meter_ids)
-        for i, (m, (d, lo, hi)) in enumerate(e.meters.items()):
-            assert d == pytest.approx(r.meter_stats()[m][0] - base.meter_stats()[m][0])
-            # paired: the interval of the mean per-match difference (same seeds)
-            diffs = [x - y for x, y in zip(r.tally.end_meters[i::k], base.tally.end_meters[i::k])]
-            sd = statistics.stdev(diffs)
-            assert hi - lo == pytest.approx(2 * 1.959963984540054 * sd / len(diffs) ** 0.5)
-
-
-def test_the_baseline_is_the_whole_deck_on_the_same_seeds():
-    deck = load_deck("curto")
-    fd = FastDeck(CompiledDeck(deck))
-    result = run_sweep(deck, {}, matches=100, jobs=1, scenarios=card_scenarios(deck)[:2])
-    assert vars(result.baseline.tally) == vars(kernel.play_matches(fd, range(100)))
-
-
 def _cli(*args, code=0):
     proc = subprocess.run([sys.executable, "-m", "sorteio.cli", "simulate", *args],
                           capture_output=True, text=True, encoding="utf-8", timeout=300)
@@ -102,19 +67,40 @@ def _cli(*args, code=0):
 
 
 def test_cli_per_card_json_and_table():
+    """``--matches N`` with --per-card: exactly N matches per card, no adaptation."""
     data = json.loads(_cli("--deck", "curto", "--per-card", "--matches", "200", "--json").stdout)
     assert data["cards_total"] == len(data["cards"]) == 22
     assert data["kernel"] in ("c", "python")
+    assert data["rounds"] == 1 and {c["matches"] for c in data["cards"]} == {200}
+    assert data["method"] == "benjamini-hochberg" and data["fdr"] == 0.05
     first = data["cards"][0]
-    assert {"card", "diff_pp", "diff_ci95_low_pp", "diff_ci95_high_pp", "end_caixa_diff"} <= set(
-        first)
+    assert {"card", "diff_pp", "diff_ci95_low_pp", "diff_ci95_high_pp", "end_caixa_diff",
+            "p_value", "q_value_bh", "flagged", "verdict"} <= set(first)
     text = _cli("--deck", "curto", "--per-card", "--matches", "100").stdout
     assert "cartas por efeito na catástrofe" in text and "baseline (baralho inteiro)" in text
+    assert "cartas mudam a catástrofe além do acaso" in text
 
 
-def test_cli_per_card_refuses_param():
-    proc = _cli("--per-card", "--param", "teto_obrigatorias=2..4", code=2)
-    assert "--per-card" in proc.stderr
+def test_cli_per_card_adapts_to_the_precision():
+    data = json.loads(_cli("--per-card", "--precision", "1.5", "--max-matches", "6000",
+                           "--seed", "1", "--json").stdout)
+    assert data["precision_half_width_pp"] == 1.5 and data["max_matches"] == 6000
+    for card in data["cards"]:
+        half = (card["diff_ci95_high_pp"] - card["diff_ci95_low_pp"]) / 2
+        assert (half <= 1.5 + 1e-9 and card["precise"]) or card["matches"] == 6000
+    assert data["summary"].startswith(f"{data['cards_flagged']} de 95 cartas")
+
+
+@pytest.mark.parametrize("args", [
+    ["--per-card", "--param", "teto_obrigatorias=2..4"],
+    ["--precision", "0.5"],
+    ["--max-matches", "1000"],
+    ["--per-card", "--matches", "100", "--max-matches", "1000"],
+    ["--per-card", "--precision", "0"],
+])
+def test_cli_per_card_refuses_bad_options(args):
+    proc = _cli(*args, code=2)
+    assert "--per-card" in proc.stderr or "--precision" in proc.stderr
 
 
 @pytest.mark.plots
@@ -123,6 +109,26 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.count("data:image/png;base64,") == 1
     assert "Cards ranked by their effect on the catastrophe rate" in page
+    assert "Benjamini-Hochberg" in page and "cartas mudam a catástrofe" in page
     assert "<script" not in page and "src='http" not in page
     rows = (tmp_path / "percard.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == 23  # header + 22 cards
+    assert "q_value_bh" in rows[0] and "verdict" in rows[0]
+
+
+def test_cli_per_card_ctrl_c_keeps_the_finished_rounds():
+    """Ctrl-C stops the study and its workers: exit 130, the JSON says interrupted and holds
+    only whole rounds (none here, or the first)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", "simulate", "--per-card",
+                             "--jobs", "2", "--json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err and proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and "interrompido" in err
+    assert data["rounds"] <= 1 and len(data["cards"]) in (0, 95)

@@ -65,9 +65,15 @@ def test_the_rng_state_is_saved_not_the_seed():
 
 
 def test_loading_a_state_saved_with_another_deck_is_refused():
+    # Another deck, not a version of this one (tests/test_upgrade.py): none of its cards.
     engine = Engine(synthetic_deck(seed=1))
+    engine.start_turn()
+    engine.draw()
+    state = engine.to_state()
+    state["played"] = state["turn_cards"] = ["c-of-the-other-deck"]
+    state["current"]["card_id"] = "c-of-the-other-deck"
     with pytest.raises(StateError, match="another deck"):
-        Engine.from_state(synthetic_deck(seed=2), engine.to_state())
+        Engine.from_state(synthetic_deck(seed=2), state)
 
 
 @pytest.mark.parametrize("mutate, message", [

@@ -1,26 +1,32 @@
-class_name SorteioDeck, "res://addons/sorteio/icons/sorteio_deck.svg"
+@icon("res://addons/sorteio/icons/sorteio_deck.svg")
+class_name SorteioDeck
 extends Resource
-# A deck as a Godot resource, made from a deck JSON by the editor's import plugin
-# (editor/deck_import_plugin.gd). The JSON file stays the designers' source of truth: this is
-# its text plus what Python's validation said on import. SorteioNode accepts one in `deck`;
-# an exported game carries the text inside its pack, so Python gets the deck without the JSON.
+## A deck as a Godot resource, made from a [code].sorteio.json[/code] deck file by the editor's
+## import plugin.
+##
+## The JSON file stays the designers' source of truth: this is its text plus what Python's
+## validation said on import. [SorteioNode] accepts one as [member SorteioNode.deck_resource] or
+## in [method SorteioNode.start_match]; an exported game carries the text inside its pack, so
+## Python gets the deck without the JSON file.
 
-# The deck JSON as imported (what Python reads).
-export(String, MULTILINE) var json_text := ""
-# The file it was imported from (res:// path).
-export var source_path := ""
-# The deck's name (its "nome"), "" when it did not validate.
-export var deck_name := ""
-# True when Python accepted the deck on import.
-export var valid := false
-# The problems found on import, one Dictionary each: severity ("error" or "warning"), file,
-# card_id (or null), field, message (as the Python validate request returns them).
-export var problems := []
+## The deck JSON as imported (what Python reads).
+@export_multiline var json_text: String = ""
+## The file it was imported from (res:// path).
+@export var source_path: String = ""
+## The deck's name (its [code]nome[/code]), "" when it did not validate.
+@export var deck_name: String = ""
+## True when Python accepted the deck on import.
+@export var valid: bool = false
+## The problems found on import, one Dictionary each: [code]severity[/code] ("error" or
+## "warning"), [code]file[/code], [code]card_id[/code] (or null), [code]field[/code],
+## [code]message[/code] (as Python's validate request returns them).
+@export var problems: Array[Dictionary] = []
 
 
-func errors() -> Array:
-	var out := []
-	for row in problems:
+## The problems whose severity is "error" (a deck with any cannot be played).
+func errors() -> Array[Dictionary]:
+	var out: Array[Dictionary] = []
+	for row: Dictionary in problems:
 		if row.get("severity", "") == "error":
 			out.append(row)
 	return out

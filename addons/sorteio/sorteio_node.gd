@@ -1,479 +1,587 @@
-class_name SorteioNode, "res://addons/sorteio/icons/sorteio_node.svg"
+@icon("res://addons/sorteio/icons/sorteio_node.svg")
+class_name SorteioNode
 extends Node
-# The card draw of GDD 06 for a Godot 3 game. Registered as the autoload `Sorteio` by the plugin.
-#
-# The rules run in Python (package `sorteio`), reached through one of two bridges:
-# - "python": in-process, when the pythonscript addon (godot-python) is installed;
-# - "socket": a `python -m sorteio.bridge.server` child on 127.0.0.1 (the default otherwise).
-# Every call returns at once with its result and emits the matching signal after this node's
-# state (year, slot, phase, meters, actors, current_draw, ending) is updated. Anything the Python
-# side rejects, and a bridge that is down, emits `error_occurred` instead. See README.md.
+## The card draw of GDD 06 for a Godot 4 game: the autoload [code]Sorteio[/code].
+##
+## Each year of a 4-year mandate is a turn of 7 cards; no card repeats in a match; mandatory
+## cards (emergencies, Furious actors' attacks, cards linked to low meters) come first. The rules
+## run in Python (the [code]sorteio[/code] package), reached through a bridge: in-process
+## ([constant BRIDGE_PYTHON], the Python GDExtension) or a [code]sorteio serve[/code] child on
+## 127.0.0.1 ([constant BRIDGE_SOCKET]). No rule lives in GDScript.
+##
+## Every call is a coroutine: [code]await[/code] it for its result. A call made before the bridge
+## is up (in [code]_ready[/code]) waits for it on every bridge. Calls run one at a time in the
+## order they were made: a call made from a signal handler runs right after the call that
+## emitted the signal (same frame). Each signal is emitted after the node's state (year, slot,
+## phase, meters, actors, current_card, ending) is updated. A refusal, and a bridge that is down,
+## emit [signal error_occurred] with a code ([code]CODE_*[/code]) and the call returns
+## false / null / {}.
+## [codeblock]
+## func _ready() -> void:
+##     Sorteio.card_drawn.connect(_show_card)
+##     await Sorteio.start_match(42)
+##     Sorteio.advance()  # draws the first card: _show_card gets it
+##
+## func _on_left_pressed() -> void:
+##     await Sorteio.choose_side(SIDE_LEFT)
+##     Sorteio.advance()  # next card, next year, or the end (match_ended)
+## [/codeblock]
 
-# The bridge is up ("socket" or "python"). A call made before it fails at once with
-# error_occurred(..., "bridge_not_ready"): start the match from this signal (or is_bridge_ready()).
-signal bridge_ready(kind)
-# A match began: seed (int), deck summary (names of meters, actors, levels), snapshot.
-signal match_started(match_seed, deck, snapshot)
-# A turn began: year (int) and the mandatory list, each {"kind": "emergency"|"actor"|"meter",
-# "target": meter or actor id, "card_id": id or null, "texto": the line to show}, in the order
-# they will be drawn.
-signal turn_started(year, mandatory)
-# A card was drawn: card (Dictionary: id, titulo, texto, modo, tipo, opcoes[...]), slot (1..7),
-# reason ({"kind": "mandatory", "obligation", "target", "texto"} or {"kind": "random",
-# "candidates", "mode_relaxed", "replaces", "texto"}; texto: why, in the designers' Portuguese
-# with the deck's names, made by Python's sorteio.wording), option_order (Array of option
-# indexes in display order, GDD 05 §3.4: show card.opcoes[option_order[0]] first).
-signal card_drawn(card, slot, reason, option_order)
-# The player's option was applied: card id, option index (into card.opcoes), meters {id: value},
-# actors {id: {"satisfaction", "level"}}.
-signal option_applied(card_id, option, meters, actors)
-# A turn closed: year, number of cards, short (true when cards ran out), meters at the closing.
-signal turn_ended(year, cards, short, meters)
-# The match is over: reason ("catastrophe" or "end_of_mandate"; "short": true in the ending
-# means the deck ran out of cards), ending {"reason", "year", "cards_played", "short", "meters",
-# "zeroed", "texto"}.
-signal match_ended(reason, ending)
-# A saved state was loaded: snapshot, and the drawn card awaiting a choice (Dictionary or {}).
-signal state_loaded(snapshot, pending)
-# The Python side refused a call, or the bridge is down: message, code (see README.md).
-signal error_occurred(message, code)
+## The bridge is up; [param kind] is [constant BRIDGE_SOCKET], [constant BRIDGE_PYTHON] or
+## [constant BRIDGE_SCRIPTED].
+signal bridge_ready(kind: String)
+## A match began: the seed used, the deck summary (names of meters [code]medidores[/code],
+## actors [code]atores[/code], levels [code]niveis[/code], modes [code]modos[/code], limits) and
+## the snapshot [code]{year, phase, slot, meters, actors}[/code].
+signal match_started(match_seed: int, deck: Dictionary, snapshot: Dictionary)
+## A turn (year 1-4) began; [param mandatory] lists its mandatory cards in draw order, each
+## [code]{kind: "emergency"|"actor"|"meter", target, card_id, merged, texto}[/code] (GDD 06 §5).
+signal turn_started(year: int, mandatory: Array)
+## A card was drawn and awaits a choice: the card, with its year, slot, reason and option sides.
+signal card_drawn(card: SorteioCard)
+## The player's option was applied: the card, the option, then meters [code]{id: 0-100}[/code]
+## and actors [code]{id: {"satisfaction": int, "level": String}}[/code] after it.
+signal option_applied(card: SorteioCard, option: SorteioOption, meters: Dictionary, actors: Dictionary)
+## A turn closed: its year, the cards played in it, [param short] when eligible cards ran out
+## before the turn was full, the meters at the closing.
+signal turn_ended(year: int, cards: int, short: bool, meters: Dictionary)
+## The match is over: [param reason] is [constant END_CATASTROPHE] or [constant END_OF_MANDATE];
+## [param ending] is [code]{reason, year, cards_played, short, meters, zeroed, texto}[/code].
+signal match_ended(reason: String, ending: Dictionary)
+## A saved match was loaded: its snapshot and the card awaiting a choice (null when none).
+signal state_loaded(snapshot: Dictionary, pending: SorteioCard)
+## The match in play is gone: the bridge died or was restarted (a new Python side holds no
+## match). [member phase] is [constant PHASE_LOST]; [method load_state] a save or
+## [method start_match] a new one.
+signal match_lost(message: String)
+## A call was refused, or the bridge is down: the message and its code ([code]CODE_*[/code]).
+signal error_occurred(message: String, code: String)
+# A call finished: the next one in line may run (see _take_ticket).
+signal _ticket_passed
 
-const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
-const PythonBridge = preload("res://addons/sorteio/bridges/python_bridge.gd")
-# Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
-# still runs.
-const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
-const SETTING_PYTHON := "sorteio/python"
-const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
+## No match (none started, or abandoned).
+const PHASE_NONE: String = ""
+## Between turns: [method start_turn] (or [method advance]) opens the next year.
+const PHASE_TURN_START: String = "turn_start"
+## Within a turn, between two cards: [method draw_next_card] (or [method advance]).
+const PHASE_DRAWING: String = "drawing"
+## A card is on the table ([member current_card]): [method choose_side] or [method apply_option].
+const PHASE_AWAITING_CHOICE: String = "awaiting_choice"
+## The match is over ([member ending]).
+const PHASE_ENDED: String = "ended"
+## The match was lost with its bridge ([signal match_lost]).
+const PHASE_LOST: String = "lost"
 
-# The deck: a res:// (or absolute) path to a deck JSON file; "" uses the package's default deck.
-# A relative path ("decks/meu.json") is read from res://, in the editor and exported alike.
-export(String, FILE, "*.json") var deck_path := ""
-# The deck as a resource: a SorteioDeck (the plugin imports each deck JSON as one). When set, it
-# wins over deck_path; start_match(seed, path) with a path still wins over both.
-export(Resource) var deck_resource: Resource = null
-# Seed of the next match; -1 lets Python pick one (reported by match_started).
-export var match_seed := -1
-# "auto" (python when pythonscript is installed, else socket), "socket" or "python".
-export(String, "auto", "socket", "python") var bridge_mode := "auto"
-# Start the bridge on the first frame, after the main scene's _ready ran (so settings made there
-# apply), or at the first call, whichever comes first. Off: call start_bridge() yourself.
-export var autostart_bridge := true
-# Python interpreter for the socket bridge: an absolute path, a name on the PATH, or a res:// or
-# user:// path (globalized); "" means $SORTEIO_PYTHON, then the project setting sorteio/python,
-# then "python3".
-export var python_executable := ""
-# Port file of an already running server (`sorteio serve --port-file F`) to join instead of
-# starting one; "" means $SORTEIO_BRIDGE_FILE, then the project setting sorteio/bridge_file.
-export var bridge_file := ""
-# The script the in-process bridge attaches (the pythonscript entry; tests put a stand-in here).
-export(String, FILE) var python_entry := "res://addons/sorteio/python/sorteio_python_bridge.py"
-# Each error_occurred is also printed with push_warning (the Debugger's Errors tab); a game that
-# shows errors its own way turns this off. The signal is emitted either way.
-export var print_warnings := true
-export var startup_timeout_ms := 15000
-export var request_timeout_ms := 5000
+## [member bridge_mode]: the in-process bridge when it is installed, else the socket bridge.
+const BRIDGE_AUTO: String = "auto"
+## A [code]sorteio serve[/code] child (or the frozen server shipped beside the game).
+const BRIDGE_SOCKET: String = "socket"
+## In-process, through the Python GDExtension (bridges/python_bridge.gd).
+const BRIDGE_PYTHON: String = "python"
+## The test double replaying scripted or recorded replies (bridges/scripted_bridge.gd).
+const BRIDGE_SCRIPTED: String = "scripted"
 
-var year := 0
-var slot := 0
-var phase := ""
-var meters := {}
-var actors := {}
-var deck_info := {}
-var current_draw := {}
-var ending := {}
-var bridge_kind := ""
-# Why the bridge failed (start-up or later), "" while it has not failed.
-var bridge_error := ""
+## A meter reached 0 (GDD 06: catastrophe).
+const END_CATASTROPHE: String = "catastrophe"
+## Year 4 closed.
+const END_OF_MANDATE: String = "end_of_mandate"
 
-var _bridge = null
-# The in-process bridge's script, kept from one bridge to the next (see python_bridge.gd).
-var _python_script: Script = null
-var _autostart_pending := false
+## Bad arguments (a seed out of range, a save that is not one, a side the card lacks).
+const CODE_BAD_REQUEST: String = "bad_request"
+## The deck file: missing, unreadable, or invalid (file, card id and field named).
+const CODE_DECK_ERROR: String = "deck_error"
+## The rules refused: wrong phase, bad option index, a save of another deck.
+const CODE_RULE_ERROR: String = "rule_error"
+## Nothing started or loaded.
+const CODE_NO_MATCH: String = "no_match"
+## [method start_match] while a match is in play: [method abandon_match] it first.
+const CODE_MATCH_IN_PROGRESS: String = "match_in_progress"
+## A call about a match that was lost with its bridge ([signal match_lost]).
+const CODE_MATCH_LOST: String = "match_lost"
+## The bridge is down: never up, failed, or its server died.
+const CODE_BRIDGE_DOWN: String = "bridge_down"
+## Kept from the Godot 3 addon; the Godot 4 node waits for the bridge instead and never sends it.
+const CODE_BRIDGE_NOT_READY: String = "bridge_not_ready"
+## A slow request (a huge deck's new_match or load) took more than 30 s; nothing changed.
+const CODE_TIMEOUT: String = "timeout"
+## A bug on the Python side (reported, not fatal).
+const CODE_INTERNAL_ERROR: String = "internal_error"
+## The scripted bridge got a call its script does not have next.
+const CODE_SCRIPT_MISMATCH: String = "script_mismatch"
+
+const SETTING_PYTHON: String = "sorteio/python"
+const SETTING_BRIDGE_FILE: String = "sorteio/bridge_file"
+const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
+## Loaded only when present: the in-process bridge ships with the Python GDExtension.
+const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.gd"
+const RECORDING_FORMAT: String = "sorteio-recording/1"
+
+## The deck: a res:// (or absolute) path to a deck JSON file, or a built-in deck name
+## ("padrao", "curto"); "" is the package's default deck. A relative path ("decks/meu.json") is
+## read from res://, in the editor and exported alike.
+@export_file("*.json") var deck_path: String = ""
+## The deck as a resource (the editor imports each .sorteio.json file as one). When set, it wins
+## over [member deck_path]; a deck given to [method start_match] wins over both.
+@export var deck_resource: SorteioDeck = null
+## Seed of the next match; -1 lets Python pick one (reported by [signal match_started]).
+@export var match_seed: int = -1
+## Which bridge [method start_bridge] starts: [constant BRIDGE_AUTO], [constant BRIDGE_SOCKET],
+## [constant BRIDGE_PYTHON] or [constant BRIDGE_SCRIPTED] (replays [member scripted_replies]).
+@export_enum("auto", "socket", "python", "scripted") var bridge_mode: String = BRIDGE_AUTO
+## Start the bridge on the first frame (after the main scene's _ready, so settings made there
+## count) or at the first call, whichever comes first. Off: call [method start_bridge].
+@export var autostart_bridge: bool = true
+## Python for the socket bridge: an absolute path, a name on the PATH, or a res:// / user://
+## path. "" means $SORTEIO_PYTHON, then the frozen sorteio-serve beside an exported game, then the
+## project setting sorteio/python, then "python3".
+@export var python_executable: String = ""
+## Port file of a running server ([code]sorteio serve --port-file F[/code]) to join instead of
+## starting one; "" means $SORTEIO_BRIDGE_FILE, then the project setting sorteio/bridge_file.
+@export var bridge_file: String = ""
+## The recording (JSON) the [constant BRIDGE_SCRIPTED] bridge replays.
+@export_file("*.json") var scripted_replies: String = ""
+## When set, every request of a match and its reply are written to this JSON file (user:// or
+## absolute path), which the scripted bridge replays: record a real match once, replay it in
+## tests with no Python.
+@export var record_path: String = ""
+## Each [signal error_occurred] is also printed with push_warning; a game that shows errors its
+## own way turns this off (the signal comes either way).
+@export var print_warnings: bool = true
+## How long the bridge may take to come up.
+@export var startup_timeout_ms: int = 15000
+## How long a request may take (reading a deck: up to 35 s on the socket bridge).
+@export var request_timeout_ms: int = 5000
+
+## The current year, 1-4 (0 before the first turn).
+var year: int = 0
+## Cards drawn in this turn so far.
+var slot: int = 0
+## One of the [code]PHASE_*[/code] constants.
+var phase: String = PHASE_NONE
+## Meter id -> value 0-100.
+var meters: Dictionary = {}
+## Actor id -> [code]{"satisfaction": 0-100, "level": level id}[/code].
+var actors: Dictionary = {}
+## The deck summary [signal match_started] gave.
+var deck_info: Dictionary = {}
+## The card awaiting a choice, or null.
+var current_card: SorteioCard = null
+## The same draw as the protocol's Dictionary ({} when none), as the Godot 3 node had it.
+var current_draw: Dictionary = {}
+## How the match ended ({} while it goes on).
+var ending: Dictionary = {}
+## The bridge in use ("" before one starts).
+var bridge_kind: String = ""
+## Why the bridge failed ("" while it has not).
+var bridge_error: String = ""
+## The message and code of the last [signal error_occurred] (for code that awaits a call and
+## wants to know why it returned false).
+var last_error: String = ""
+var last_error_code: String = ""
+
+var _bridge: SorteioBridge = null
+var _autostart_pending: bool = false
+var _announced: bool = false
+var _failure_handled: bool = false
+var _ending_announced: bool = false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
-# so a save file does not hold this machine's absolute path.
-var _deck_given := ""
-var _announced := false
-var _ending_announced := false
+# so a save file never holds this machine's absolute path.
+var _deck_given: String = ""
+var _mode_names: Dictionary = {}
+var _ticket_next: int = 0
+var _ticket_serving: int = 0
+var _temporary_files: PackedStringArray = []
+var _recorded: Array[Dictionary] = []
 
 
 func _ready() -> void:
 	# Deferred: an autoload's _ready runs before the main scene's, whose settings must count.
 	_autostart_pending = true
-	call_deferred("_autostart")
-
-
-func _autostart() -> void:
-	if _autostart_pending and autostart_bridge and _bridge == null:
-		start_bridge()
-	_autostart_pending = false
+	_autostart.call_deferred()
 
 
 func _process(_delta: float) -> void:
-	if _bridge == null or _announced:
+	if _bridge == null or _failure_handled:
 		set_process(false)
 		return
-	if _bridge.poll():
-		_announce()
-	elif _bridge.has_failed():
-		set_process(false)
-		bridge_error = _bridge_failure()
-		_report(bridge_error, "bridge_down")
+	_poll_bridge()
 
 
 func _exit_tree() -> void:
-	stop_bridge()
+	_close_bridge()
+	_remove_temporary_files()
 
 
 func _notification(what: int) -> void:
-	if what == NOTIFICATION_WM_QUIT_REQUEST or what == NOTIFICATION_PREDELETE:
-		stop_bridge()
+	if what == NOTIFICATION_WM_CLOSE_REQUEST or what == NOTIFICATION_PREDELETE:
+		_close_bridge()
+		_remove_temporary_files()
 
 
-# -- bridge -----------------------------------------------------------------------------------
+# -- the bridge ------------------------------------------------------------------------------
 
 
+## Starts the bridge [member bridge_mode] names, without blocking; [signal bridge_ready] follows
+## (or [signal error_occurred] with [constant CODE_BRIDGE_DOWN]). A match in play is lost
+## ([signal match_lost]): the new Python side holds none. Returns false when it cannot begin.
 func start_bridge() -> bool:
-	# Start the bridge without blocking; bridge_ready (or error_occurred) follows. A failure to
-	# start is reported deferred (is_bridge_failed() says so at once).
 	_autostart_pending = false
-	stop_bridge()
+	var bridge: SorteioBridge = _make_bridge()
+	if bridge == null:
+		return false
+	return use_bridge(bridge)
+
+
+## Uses [param bridge] (any [SorteioBridge]: e.g. a [code]SorteioScriptedBridge[/code] in a
+## game's tests) instead of the one [member bridge_mode] names, starting it as
+## [method start_bridge] does.
+func use_bridge(bridge: SorteioBridge) -> bool:
+	_autostart_pending = false
+	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
+	_close_bridge()
 	bridge_error = ""
-	var mode := bridge_mode
-	if mode == "auto":
-		mode = "python" if PythonBridge.available() else "socket"
-		var gdnlib := PythonBridge.unregistered_gdnlib()
-		if gdnlib != "" and print_warnings:
-			# Not an error (the socket bridge may well serve), but never a silent fall-back.
-			push_warning("sorteio: using the socket bridge; " + PythonBridge.enable_hint(gdnlib))
-	if mode == "python":
-		_bridge = PythonBridge.new()
-		_bridge.entry = python_entry
-		_bridge.entry_script = _python_script
-		if not _bridge.start_in(self):
-			return _bridge_failed()
-		_python_script = _bridge.entry_script
-	else:
-		_bridge = _make_socket_bridge()
-		if not _bridge.start():
-			return _bridge_failed()
-	bridge_kind = _bridge.kind()
+	_failure_handled = false
 	_announced = false
+	_bridge = bridge
+	bridge_kind = bridge.kind()
 	set_process(true)
-	if _bridge.poll():
-		_announce()
+	if not bridge.start(self):
+		_bridge_failed_at_start(bridge.failure())
+		return false
+	_poll_bridge()
 	return true
 
 
+## Closes the bridge (the socket server stops; also done on exit). A match in play is lost.
+func stop_bridge() -> void:
+	_autostart_pending = false
+	_lose_match_if_in_play("the bridge was stopped")
+	_close_bridge()
+
+
+## True once requests can be made.
 func is_bridge_ready() -> bool:
 	return _bridge != null and _bridge.is_ready()
 
 
+## True once the bridge failed (start-up or later), until [method start_bridge]; why:
+## [member bridge_error].
 func is_bridge_failed() -> bool:
-	# True once the bridge failed (start-up or later) until start_bridge(); why: bridge_error.
 	return bridge_error != ""
 
 
+## Awaits the bridge (starting it if autostart is pending): true once it is up, false when it
+## failed or none is running (reported with [constant CODE_BRIDGE_DOWN]).
+func wait_bridge_ready() -> bool:
+	var ticket: int = await _take_ticket()
+	var up: bool = await _bridge_up()
+	_leave(ticket)
+	return up
+
+
+## PID of the socket server child this node started (-1: none, exited, joined, other bridges).
 func bridge_process_id() -> int:
-	# PID of the running server child this node started (-1: none, exited, joined, in-process).
-	if _bridge != null and _bridge.kind() == "socket":
-		return _bridge.live_pid()
+	if _bridge != null and _bridge.has_method("live_pid"):
+		return int(_bridge.call("live_pid"))
 	return -1
 
 
-func stop_bridge() -> void:
-	if _bridge != null:
-		_bridge.close()
-		_bridge = null
-	_announced = false
+# -- the match ---------------------------------------------------------------------------------
 
 
-# -- the draw -------------------------------------------------------------------------------
+## Begins a match with [param deck] (a path String or a [SorteioDeck]; "" uses
+## [member deck_resource], then [member deck_path]) and [param new_seed] (-1: [member match_seed],
+## and -1 there lets Python pick). Refused with [constant CODE_MATCH_IN_PROGRESS] while a match
+## is in play ([method abandon_match] it first). Emits [signal match_started].
+func start_match(new_seed: int = -1, deck: Variant = "") -> bool:
+	var ticket: int = await _take_ticket()
+	var started: bool = await _start_match(new_seed, deck)
+	_leave(ticket)
+	return started
 
 
-func start_match(new_seed: int = -1, deck: String = "") -> bool:
-	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
-	var given := _resolved_deck(deck if deck != "" else deck_path)
-	var chosen := new_seed if new_seed != -1 else match_seed
+## Drops the match in play on the game's side (a restart): [member phase] becomes
+## [constant PHASE_NONE] and [method start_match] is allowed again. Nothing is asked of Python;
+## the next match replaces it there.
+func abandon_match() -> void:
+	_clear_match()
+	phase = PHASE_NONE
+
+
+## Opens the next year (turn); [signal turn_started] lists its mandatory cards.
+func start_turn() -> bool:
+	var ticket: int = await _take_ticket()
+	var opened: bool = await _guarded_start_turn()
+	_leave(ticket)
+	return opened
+
+
+## Draws the next card of the turn and returns it ([signal card_drawn]). When the turn is full or
+## no eligible card is left, closes the turn instead ([signal turn_ended], and
+## [signal match_ended] after year 4) and returns null; null on an error too.
+func draw_next_card() -> SorteioCard:
+	var ticket: int = await _take_ticket()
+	var card: SorteioCard = null
+	if _match_usable():
+		card = await _draw()
+	_leave(ticket)
+	return card
+
+
+## Moves the match on to the next card awaiting a choice and returns it: draws the next card,
+## or when the turn closed opens the next year and draws its first (the turn and match signals
+## come on the way). With a card already on the table (after [method load_state]) it hands that
+## card again, emitting [signal card_drawn], without drawing. Returns null when the match ended
+## (or was over already) and on an error.
+func advance() -> SorteioCard:
+	var ticket: int = await _take_ticket()
+	var card: SorteioCard = await _advance()
+	_leave(ticket)
+	return card
+
+
+## Applies the option shown on [param side] of the card on the table: [constant SIDE_LEFT] (or
+## [constant SIDE_TOP]) is the first in display order, [constant SIDE_RIGHT] (or
+## [constant SIDE_BOTTOM]) the second (GDD 05 §3.4: the sides are drawn with the card). Emits
+## [signal option_applied] (and [signal match_ended] on a catastrophe).
+func choose_side(side: Side) -> bool:
+	var ticket: int = await _take_ticket()
+	var applied: bool = false
+	if _match_usable():
+		if current_card == null:
+			_report("no card awaits a choice (phase '%s'): advance() first" % phase, CODE_RULE_ERROR)
+		else:
+			var option: SorteioOption = current_card.option_on(side)
+			if option == null:
+				_report(
+					(
+						"card %s has no option on side %d (it has %d option(s))"
+						% [current_card.id, side, current_card.options.size()]
+					),
+					CODE_BAD_REQUEST
+				)
+			else:
+				applied = await _apply(option.index)
+	_leave(ticket)
+	return applied
+
+
+## Applies [code]card.options[option][/code]: the card's own option index
+## ([member SorteioOption.index]), not the display position (see [method choose_side]).
+func apply_option(option: int) -> bool:
+	var ticket: int = await _take_ticket()
+	var applied: bool = false
+	if _match_usable():
+		applied = await _apply(option)
+	_leave(ticket)
+	return applied
+
+
+## The whole match (RNG included) as a JSON-safe Dictionary with int numbers; {} on error. Its
+## [code]deck[/code] is the deck as the game named it, resolved again by [method load_state].
+func save_state() -> Dictionary:
+	var ticket: int = await _take_ticket()
+	var state: Dictionary = {}
+	if _match_usable():
+		var result: Variant = await _request("save", {})
+		if result != null:
+			state = (result as Dictionary).get("state", {})
+			state["deck"] = _deck_given
+	_leave(ticket)
+	return state
+
+
+## Restores a match [method save_state] returned (also one saved by the Godot 3 addon, and one
+## read back from a JSON file: its float numbers are made ints); it continues exactly, mid-turn
+## too, replacing any match in play. Anything else ([code]null[/code] from an empty or corrupt
+## file, text, an Array) is refused with [constant CODE_BAD_REQUEST], the match kept. Emits
+## [signal state_loaded]; then [method advance] continues (it hands a pending card again).
+func load_state(state: Variant) -> bool:
+	var ticket: int = await _take_ticket()
+	var loaded: bool = await _load_state(state)
+	_leave(ticket)
+	return loaded
+
+
+## True when the match is over (ended by a catastrophe or the end of the mandate).
+func is_match_over() -> bool:
+	return phase == PHASE_ENDED
+
+
+## True while a match is in play (not none, ended or lost).
+func is_match_in_play() -> bool:
+	return phase in [PHASE_TURN_START, PHASE_DRAWING, PHASE_AWAITING_CHOICE]
+
+
+# -- the match, inside a call's turn -------------------------------------------------------------
+
+
+func _start_match(new_seed: int, deck: Variant) -> bool:
+	if is_match_in_play():
+		_report(
+			(
+				"a match is in progress (year %d, phase '%s'): call abandon_match() before "
+				+ "start_match(), or load_state() to replace it"
+			)
+			% [year, phase],
+			CODE_MATCH_IN_PROGRESS
+		)
+		return false
+	var chosen: int = new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
-		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, "bad_request")
+		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
 		return false
-	var params := {}
-	if deck == "" and deck_resource != null:
-		given = deck_resource.resource_path
-		params["deck"] = _deck_resource_for_python(deck_resource)
-	else:
-		params["deck"] = _deck_for_python(given)
+	var source: Array = _deck_source(deck)
+	if source.is_empty():
+		return false
+	var params: Dictionary = {"deck": source[1]}
 	if chosen >= 0:
 		params["seed"] = chosen
-	var result = _call("new_match", params)
+	var result: Variant = await _request("new_match", params)
+	_remove_temporary_files()
 	if result == null:
 		return false
-	_deck_given = given
-	deck_info = result["deck"]
-	current_draw = {}
-	ending = {}
-	_ending_announced = false
-	_take(result["snapshot"])
-	emit_signal("match_started", int(result["seed"]), deck_info, result["snapshot"])
+	var reply: Dictionary = result
+	_clear_match()
+	_deck_given = source[0]
+	_take_deck(reply["deck"])
+	_take(reply["snapshot"])
+	match_started.emit(int(reply["seed"]), deck_info, reply["snapshot"])
 	return true
 
 
-func start_turn() -> bool:
-	# Open the next turn (year); turn_started lists its mandatory cards.
-	var result = _call("start_turn", {})
+func _guarded_start_turn() -> bool:
+	if not _match_usable():
+		return false
+	return await _start_turn()
+
+
+func _start_turn() -> bool:
+	var result: Variant = await _request("start_turn", {})
 	if result == null:
 		return false
-	_take(result["snapshot"])
-	var turn: Dictionary = result["turn"]
-	emit_signal("turn_started", int(turn["year"]), turn["mandatory"])
+	var reply: Dictionary = result
+	_take(reply["snapshot"])
+	var turn: Dictionary = reply["turn"]
+	turn_started.emit(int(turn["year"]), turn["mandatory"])
 	return true
 
 
-func draw_next_card() -> Dictionary:
-	# Draw the next card of the turn. Returns the draw ({} when the turn is over or on error).
-	# The turn's end emits turn_ended (and match_ended after year 4).
-	var result = _call("draw", {})
+func _draw() -> SorteioCard:
+	var result: Variant = await _request("draw", {})
 	if result == null:
-		return {}
-	_take(result["snapshot"])
-	var draw = result["draw"]
-	if draw == null:
+		return null
+	var reply: Dictionary = result
+	_take(reply["snapshot"])
+	if reply["draw"] == null:
+		current_card = null
 		current_draw = {}
-		var end: Dictionary = result["turn_end"]
-		_take_ending(result["ending"])
-		emit_signal(
-			"turn_ended", int(end["year"]), int(end["cards"]), bool(end["short"]), end["meters"]
-		)
+		var end: Dictionary = reply["turn_end"]
+		_take_ending(reply["ending"])
+		turn_ended.emit(int(end["year"]), int(end["cards"]), bool(end["short"]), end["meters"])
 		_announce_ending()
-		return {}
-	draw["slot"] = int(draw["slot"])
-	draw["option_order"] = _ints(draw["option_order"])
-	current_draw = draw
-	emit_signal("card_drawn", draw["card"], draw["slot"], draw["reason"], draw["option_order"])
-	return draw
+		return null
+	current_draw = reply["draw"]
+	current_card = SorteioCard.from_draw(current_draw, _mode_names)
+	card_drawn.emit(current_card)
+	return current_card
 
 
-func apply_option(option: int) -> bool:
-	# Apply option `option` (an index into the card's opcoes, not the display position).
-	var result = _call("choose", {"option": option})
+func _apply(option: int) -> bool:
+	var card: SorteioCard = current_card
+	var result: Variant = await _request("choose", {"option": option})
 	if result == null:
 		return false
-	_take(result["snapshot"])
+	var reply: Dictionary = result
+	_take(reply["snapshot"])
+	current_card = null
 	current_draw = {}
-	_take_ending(result["ending"])
-	var choice: Dictionary = result["choice"]
-	emit_signal(
-		"option_applied",
-		choice["card_id"],
-		int(choice["option"]),
-		choice["meters"],
-		choice["actors"]
-	)
+	_take_ending(reply["ending"])
+	var choice: Dictionary = reply["choice"]
+	var chosen: SorteioOption = null
+	if card != null and option >= 0 and option < card.options.size():
+		chosen = card.options[option]
+	else:
+		chosen = SorteioOption.from_dictionary({}, option, -1)
+	option_applied.emit(card, chosen, choice["meters"], choice["actors"])
 	_announce_ending()
 	return true
 
 
-func save_state() -> Dictionary:
-	# The whole match (RNG included) as a JSON-safe Dictionary; {} on error.
-	# "deck" is the deck as the game named it (not Python's absolute path); load_state resolves
-	# it again, and the engine state's deck fingerprint still refuses a different deck.
-	var result = _call("save", {})
-	if result == null:
-		return {}
-	var state: Dictionary = result["state"]
-	state["deck"] = _deck_given
-	return state
-
-
-func load_state(state) -> bool:
-	# Restore a match saved by save_state(); it continues exactly, mid-turn too. Untyped: what a
-	# corrupt save file parses to (null, text, an Array) is refused with bad_request, not a
-	# SCRIPT ERROR in the caller; the match in play is kept.
-	if typeof(state) != TYPE_DICTIONARY:
-		_report(
-			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
-			"bad_request"
-		)
-		return false
-	var given = state.get("deck", "")
-	if typeof(given) == TYPE_STRING:
-		given = _resolved_deck(given)
-	var sent: Dictionary = state.duplicate()
-	if typeof(given) == TYPE_STRING:
-		sent["deck"] = _deck_for_python(given)
-	var result = _call("load", {"state": sent})
-	if result == null:
-		return false
-	_deck_given = given if typeof(given) == TYPE_STRING else ""
-	deck_info = result["deck"]
-	_take(result["snapshot"])
-	ending = {}
-	_take_ending(result["ending"])
-	_ending_announced = not ending.empty()  # an ended match loads as ended, announced once
-	var pending = result["pending"]
-	current_draw = {}
-	if pending != null:
-		pending["slot"] = int(pending["slot"])
-		pending["option_order"] = _ints(pending["option_order"])
-		current_draw = pending
-	emit_signal("state_loaded", result["snapshot"], current_draw)
-	return true
-
-
-func is_match_over() -> bool:
-	return phase == "ended"
-
-
-# -- internals ------------------------------------------------------------------------------
-
-
-func _make_socket_bridge():
-	var bridge = SocketBridge.new()
-	# Which server: python_executable, $SORTEIO_PYTHON, the frozen server shipped beside an
-	# exported game, the project setting sorteio/python, then python3 (README "Exported games").
-	bridge.python = python_executable
-	if bridge.python == "":
-		bridge.python = OS.get_environment("SORTEIO_PYTHON")
-	if bridge.python == "":
-		bridge.python = _frozen_server_beside_game()
-	if bridge.python == "":
-		bridge.python = _setting_or_env("", SETTING_PYTHON, "python3")
-	if bridge.python.begins_with("res://") or bridge.python.begins_with("user://"):
-		bridge.python = ProjectSettings.globalize_path(bridge.python)
-	var join := bridge_file
-	if join == "":
-		join = _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
-	if join != "":
-		bridge.port_file = join
-		bridge.join_existing = true
-	else:
-		# Our own port file; those of earlier runs that were killed are removed first.
-		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
-		# One per node, not per game: two SorteioNodes starting together must not read each
-		# other's port file (both then talked to one server, which the other node kills).
-		var own := (
-			"user://%s%d_%d.json"
-			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
-		)
-		bridge.port_file = ProjectSettings.globalize_path(own)
-	bridge.startup_timeout_ms = startup_timeout_ms
-	bridge.request_timeout_ms = request_timeout_ms
-	return bridge
-
-
-func _frozen_server_beside_game() -> String:
-	# `make export` ships the frozen server (sorteio-serve) beside the game: in the folder of the
-	# executable (an export template) or of the pack run with --main-pack. "" when there is none.
-	var folders := [OS.get_executable_path().get_base_dir()]
-	var pack := _main_pack()
-	if pack != "":
-		folders.append(pack.get_base_dir() if pack.get_base_dir() != "" else ".")
-	var file := File.new()
-	for folder in folders:
-		for name in [SocketBridge.FROZEN_SERVER, SocketBridge.FROZEN_SERVER + ".exe"]:
-			var path: String = folder.plus_file(name)
-			if file.file_exists(path):
-				return path
-	return ""
-
-
-func _main_pack() -> String:
-	# The --main-pack argument: get_cmdline_args() hides Godot's own options, Linux's
-	# /proc/self/cmdline (NUL-separated) does not. "" elsewhere or without one.
-	var file := File.new()
-	if file.open("/proc/self/cmdline", File.READ) != OK:
-		return ""
-	var args := []
-	var arg := PoolByteArray()
-	while true:
-		var byte := file.get_8()
-		if file.eof_reached():
-			break
-		if byte == 0:
-			args.append(arg.get_string_from_utf8())
-			arg = PoolByteArray()
-		else:
-			arg.append(byte)
-	file.close()
-	for at in range(args.size() - 1):
-		if args[at] == "--main-pack":
-			return args[at + 1]
-	return ""
-
-
-func _setting_or_env(env: String, setting: String, fallback: String) -> String:
-	var value := OS.get_environment(env) if env != "" else ""
-	if value == "" and ProjectSettings.has_setting(setting):
-		value = str(ProjectSettings.get_setting(setting))
-	return value if value != "" else fallback
-
-
-func _bridge_failure() -> String:
-	# Why the bridge failed; in auto mode a socket failure also says how to enable the
-	# pythonscript the project holds, which would have served in-process.
-	var gdnlib := PythonBridge.unregistered_gdnlib()
-	if bridge_mode == "auto" and _bridge.kind() == "socket" and gdnlib != "":
-		return _bridge.last_error + ". Or " + PythonBridge.enable_hint(gdnlib)
-	return _bridge.last_error
-
-
-func _bridge_failed() -> bool:
-	bridge_error = _bridge_failure()
-	_bridge.close()
-	_bridge = null
-	# Deferred: this may run in the first frame, before the game connected error_occurred.
-	call_deferred("_report", bridge_error, "bridge_down")
-	return false
-
-
-func _announce() -> void:
-	_announced = true
-	set_process(false)
-	emit_signal("bridge_ready", bridge_kind)
-
-
-func _call(method: String, params: Dictionary):
-	# The result Dictionary, or null after emitting error_occurred.
-	if _bridge == null and _autostart_pending and autostart_bridge:
-		start_bridge()  # a call in the first frame: start now, with the settings made so far
-	if _bridge == null:
-		var why := "the sorteio bridge is not running (start_bridge() first)"
-		if bridge_error != "":
-			why = "the sorteio bridge failed: " + bridge_error
-		_report(why, "bridge_down")
+func _advance() -> SorteioCard:
+	if phase == PHASE_ENDED:
 		return null
-	if not _bridge.is_ready() and not _bridge.has_failed():
-		_bridge.poll()  # one non-blocking step; never wait for the start-up here
-		if not _bridge.is_ready() and not _bridge.has_failed():
-			_report(
-				"bridge not ready: %s called before bridge_ready (wait for that signal)" % method,
-				"bridge_not_ready"
-			)
+	if not _match_usable():
+		return null
+	if phase == PHASE_AWAITING_CHOICE and current_card != null:
+		card_drawn.emit(current_card)
+		return current_card
+	# At most one closed turn per year on the way (a year may close with no card left).
+	for _step: int in 8:
+		if phase == PHASE_TURN_START and not await _start_turn():
 			return null
-	var reply: Dictionary = _bridge.request(method, params)
-	if not _announced and _bridge.is_ready():
-		# This call brought the bridge up: bridge_ready goes out after it returns. Emitted here,
-		# a handler's own calls (the README's _begin starts a match) ran inside this call, whose
-		# older reply then overwrote the node's state; a handler's stop_bridge() left _bridge null.
-		_announced = true
-		set_process(false)
-		call_deferred("emit_signal", "bridge_ready", bridge_kind)
-	if _bridge.has_failed():
-		bridge_error = _bridge_failure()
-		set_process(false)  # this call reports the failure; _process must not report it again
-	if reply.get("ok", false):
-		return reply["result"]
-	var error: Dictionary = reply.get("error", {})
-	_report(str(error.get("message", "unknown error")), str(error.get("code", "unknown")))
+		var card: SorteioCard = await _draw()
+		if card != null or phase != PHASE_TURN_START:
+			return card  # a card, or the end (PHASE_ENDED), or an error
 	return null
 
 
-func _report(message: String, code: String) -> void:
-	if print_warnings:
-		push_warning("sorteio: %s (%s)" % [message, code])
-	emit_signal("error_occurred", message, code)
+func _load_state(state: Variant) -> bool:
+	if not state is Dictionary:
+		_report(
+			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
+			CODE_BAD_REQUEST
+		)
+		return false
+	var sent: Dictionary = _ints((state as Dictionary).duplicate(true))
+	var given: Variant = sent.get("deck", "")
+	if given is String:
+		given = _resolved_deck(given)
+		var python_deck: Variant = _deck_for_python(given)
+		if python_deck == null and given != "":
+			return false
+		sent["deck"] = python_deck
+	var result: Variant = await _request("load", {"state": sent})
+	_remove_temporary_files()
+	if result == null:
+		return false
+	var reply: Dictionary = result
+	_clear_match()
+	_deck_given = given if given is String else ""
+	_take_deck(reply["deck"])
+	_take(reply["snapshot"])
+	_take_ending(reply["ending"])
+	_ending_announced = not ending.is_empty()  # an ended match loads as ended, announced once
+	if reply["pending"] != null:
+		current_draw = reply["pending"]
+		current_card = SorteioCard.from_draw(current_draw, _mode_names)
+	state_loaded.emit(reply["snapshot"], current_card)
+	return true
+
+
+func _match_usable() -> bool:
+	# Calls about a match say at once when it was lost (Python would only say "no match").
+	if phase == PHASE_LOST:
+		_report(
+			"the match was lost with its bridge (%s): load_state() a save or start_match()"
+			% bridge_error,
+			CODE_MATCH_LOST
+		)
+		return false
+	return true
+
+
+func _clear_match() -> void:
+	year = 0
+	slot = 0
+	meters = {}
+	actors = {}
+	current_card = null
+	current_draw = {}
+	ending = {}
+	_ending_announced = false
 
 
 func _take(snapshot: Dictionary) -> void:
@@ -484,74 +592,417 @@ func _take(snapshot: Dictionary) -> void:
 	actors = snapshot["actors"]
 
 
-func _take_ending(value) -> void:
+func _take_deck(summary: Dictionary) -> void:
+	deck_info = summary
+	_mode_names = {}
+	for mode: Dictionary in summary.get("modos", []):
+		_mode_names[mode["id"]] = mode["nome"]
+
+
+func _take_ending(value: Variant) -> void:
 	if value != null:
 		ending = value
 
 
 func _announce_ending() -> void:
-	if not ending.empty() and not _ending_announced:
+	if not ending.is_empty() and not _ending_announced:
 		_ending_announced = true
-		emit_signal("match_ended", str(ending["reason"]), ending)
+		match_ended.emit(str(ending["reason"]), ending)
+
+
+# -- one call at a time --------------------------------------------------------------------------
+
+
+func _take_ticket() -> int:
+	# Calls run one at a time, in the order they were made: each waits for its ticket.
+	var ticket: int = _ticket_next
+	_ticket_next += 1
+	while ticket != _ticket_serving:
+		await _ticket_passed
+	return ticket
+
+
+func _leave(ticket: int) -> void:
+	if ticket != _ticket_serving:
+		return
+	_ticket_serving += 1
+	if _ticket_next > _ticket_serving:
+		# Deferred: the next call runs after this one's caller got its result, and a match
+		# played from signal handlers never nests one call inside another's stack.
+		_ticket_passed.emit.call_deferred()
+
+
+func _bridge_up() -> bool:
+	if _bridge == null and _autostart_pending and autostart_bridge:
+		start_bridge()  # a call before the first frame: start now, with the settings made so far
+	if _bridge == null:
+		var why: String = "the sorteio bridge is not running (start_bridge() first)"
+		if bridge_error != "":
+			why = "the sorteio bridge failed: " + bridge_error
+		_report(why, CODE_BRIDGE_DOWN)
+		return false
+	while not _bridge.is_ready():
+		_poll_bridge()
+		if _bridge == null or _bridge.is_ready():
+			break
+		if _bridge.has_failed() or not is_inside_tree():
+			var message: String = _bridge.failure()
+			if message == "":
+				message = "the node is not in the scene tree, so it cannot wait for the bridge"
+			_failure_handled = true
+			bridge_error = message
+			_report(message, CODE_BRIDGE_DOWN)
+			return false
+		await get_tree().process_frame
+	return _bridge != null and _bridge.is_ready()
+
+
+func _request(method: String, params: Dictionary) -> Variant:
+	# The result Dictionary (numbers made ints), or null after error_occurred.
+	if not await _bridge_up():
+		return null
+	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
+	@warning_ignore("redundant_await")
+	var reply: Dictionary = _ints(await _bridge.request(method, params))
+	if record_path != "":
+		_record(method, params, reply)
+	if reply.get("ok", false):
+		return reply.get("result", {})
+	var error: Dictionary = reply.get("error", {})
+	var code: String = str(error.get("code", "unknown"))
+	var message: String = str(error.get("message", "unknown error"))
+	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
+		_failure_handled = true
+		bridge_error = message
+	_report(message, code)
+	if _bridge.has_failed():
+		_lose_match_if_in_play(message)
+	return null
+
+
+func _poll_bridge() -> void:
+	if _bridge == null:
+		return
+	_bridge.poll()
+	if _bridge.is_ready() and not _announced:
+		_announced = true
+		bridge_ready.emit(bridge_kind)
+	elif _bridge.has_failed() and not _failure_handled:
+		_failure_handled = true
+		bridge_error = _bridge.failure()
+		_report(bridge_error, CODE_BRIDGE_DOWN)
+		_lose_match_if_in_play(bridge_error)
+
+
+func _bridge_failed_at_start(message: String) -> void:
+	bridge_error = message
+	_failure_handled = true
+	# Deferred: this may run before the game connected error_occurred (autostart, _ready).
+	_report.call_deferred(message, CODE_BRIDGE_DOWN)
+
+
+func _lose_match_if_in_play(message: String) -> void:
+	if not is_match_in_play():
+		return
+	_clear_match()
+	phase = PHASE_LOST
+	match_lost.emit(message)
+
+
+func _close_bridge() -> void:
+	if _bridge != null:
+		_bridge.close()
+		_bridge = null
+	_announced = false
+
+
+func _autostart() -> void:
+	if _autostart_pending and autostart_bridge and _bridge == null:
+		start_bridge()
+	_autostart_pending = false
+
+
+func _make_bridge() -> SorteioBridge:
+	var mode: String = bridge_mode
+	if mode == BRIDGE_AUTO:
+		mode = BRIDGE_PYTHON if _python_bridge_available() else BRIDGE_SOCKET
+	match mode:
+		BRIDGE_PYTHON:
+			var script: GDScript = _python_bridge_script()
+			if script == null:
+				_install_failed(
+					"the in-process bridge is not installed (%s is missing): use the socket bridge"
+					% PYTHON_BRIDGE_PATH
+				)
+				return null
+			return script.new()
+		BRIDGE_SCRIPTED:
+			var scripted: SorteioBridge = ScriptedBridge.from_file(scripted_replies)
+			if scripted == null:
+				_install_failed("cannot read the scripted replies '%s'" % scripted_replies)
+			return scripted
+	return _make_socket_bridge()
+
+
+func _install_failed(message: String) -> void:
+	_close_bridge()
+	_failure_handled = false
+	_bridge_failed_at_start(message)
+
+
+static func _python_bridge_script() -> GDScript:
+	if not ResourceLoader.exists(PYTHON_BRIDGE_PATH):
+		return null
+	return load(PYTHON_BRIDGE_PATH) as GDScript
+
+
+static func _python_bridge_available() -> bool:
+	# The in-process bridge's script decides (its static available(): the GDExtension loaded,
+	# sorteio importable); a missing script means the socket bridge.
+	var script: GDScript = _python_bridge_script()
+	if script == null:
+		return false
+	for method: Dictionary in script.get_script_method_list():
+		if method["name"] == "available":
+			return bool(script.call("available"))
+	return true
+
+
+func _make_socket_bridge() -> SorteioBridge:
+	var bridge: SocketBridge = SocketBridge.new()
+	var python: String = python_executable
+	if python == "":
+		python = OS.get_environment("SORTEIO_PYTHON")
+	if python == "":
+		python = _frozen_server_beside_game()
+	if python == "":
+		python = _setting_or_env("", SETTING_PYTHON, "python3")
+	if python.begins_with("res://") or python.begins_with("user://"):
+		python = ProjectSettings.globalize_path(python)
+	bridge.python = python
+	var join: String = bridge_file
+	if join == "":
+		join = _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
+	if join != "":
+		bridge.port_file = join
+		bridge.join_existing = true
+	else:
+		# Our own port file; those of earlier runs that were killed are removed first.
+		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
+		# One per node: two SorteioNodes starting together must not read each other's file.
+		var own: String = (
+			"user://%s%d_%d.json"
+			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
+		)
+		bridge.port_file = ProjectSettings.globalize_path(own)
+	bridge.startup_timeout_ms = startup_timeout_ms
+	bridge.request_timeout_ms = request_timeout_ms
+	return bridge
+
+
+func _frozen_server_beside_game() -> String:
+	# An exported game ships the frozen server (sorteio-serve) beside itself: in the folder of
+	# the executable or of the pack given with --main-pack. "" when there is none.
+	var folders: PackedStringArray = [OS.get_executable_path().get_base_dir()]
+	var pack: String = _main_pack()
+	if pack != "":
+		folders.append(pack.get_base_dir() if pack.get_base_dir() != "" else ".")
+	for folder: String in folders:
+		for server: String in [SocketBridge.FROZEN_SERVER, SocketBridge.FROZEN_SERVER + ".exe"]:
+			if FileAccess.file_exists(folder.path_join(server)):
+				return folder.path_join(server)
+	return ""
+
+
+static func _main_pack() -> String:
+	# The --main-pack argument: get_cmdline_args() hides Godot's own options, Linux's
+	# /proc/self/cmdline (NUL-separated) does not. "" elsewhere or without one.
+	if not FileAccess.file_exists("/proc/self/cmdline"):
+		return ""
+	var raw: PackedByteArray = FileAccess.get_file_as_bytes("/proc/self/cmdline")
+	var args: PackedStringArray = []
+	var start: int = 0
+	for at: int in raw.size():
+		if raw[at] == 0:
+			args.append(raw.slice(start, at).get_string_from_utf8())
+			start = at + 1
+	for at: int in range(args.size() - 1):
+		if args[at] == "--main-pack":
+			return args[at + 1]
+	return ""
+
+
+static func _setting_or_env(env: String, setting: String, fallback: String) -> String:
+	var value: String = OS.get_environment(env) if env != "" else ""
+	if value == "" and ProjectSettings.has_setting(setting):
+		value = str(ProjectSettings.get_setting(setting))
+	return value if value != "" else fallback
+
+
+# -- decks ---------------------------------------------------------------------------------------
+
+
+func _deck_source(deck: Variant) -> Array:
+	# [the deck as the game names it, what Python gets], or [] after reporting the problem.
+	var resource: SorteioDeck = null
+	if deck is SorteioDeck:
+		resource = deck
+	elif deck is String and deck == "" and deck_resource != null:
+		resource = deck_resource
+	elif not deck is String:
+		_report(
+			"deck must be a path String or a SorteioDeck, not %s" % _type_name(deck),
+			CODE_BAD_REQUEST
+		)
+		return []
+	if resource != null:
+		return [resource.resource_path, _deck_resource_for_python(resource)]
+	var given: String = _resolved_deck(deck if deck != "" else deck_path)
+	var for_python: Variant = _deck_for_python(given)
+	if for_python == null and given != "":
+		return []
+	return [given, for_python]
 
 
 static func _resolved_deck(path: String) -> String:
 	# A relative file path ("decks/meu.json") is read from res://, as Godot resolves relative
-	# resource paths: it worked in the editor only because the editor runs in the project
-	# folder, and broke once exported. Built-in deck names ("padrao") have no "/" and no ".json".
+	# resource paths (it only worked in the editor's working folder before, and broke once
+	# exported). Built-in deck names ("padrao") have no "/" and no ".json".
 	if path == "" or path.begins_with("res://") or path.begins_with("user://"):
 		return path
-	if path.is_abs_path() or (path.find("/") == -1 and path.get_extension() != "json"):
+	if path.is_absolute_path() or (not "/" in path and path.get_extension() != "json"):
 		return path
 	return "res://" + path.trim_prefix("./")
 
 
-func _deck_for_python(path: String):
-	# An absolute path Python can read (null: the package's default deck).
+func _deck_for_python(path: String) -> Variant:
+	# An absolute path Python can read; null for the default deck, and null after reporting a
+	# res:// deck that is not there.
 	if path == "":
 		return null
 	if not (path.begins_with("res://") or path.begins_with("user://")):
 		return path  # absolute path or a built-in deck name ("padrao", "curto")
-	if path.begins_with("user://") or not OS.has_feature("standalone"):
+	if path.begins_with("user://"):
 		return ProjectSettings.globalize_path(path)
-	# Exported game: res:// lives inside the .pck, which Python cannot open; hand it a copy.
-	var source := File.new()
-	if source.open(path, File.READ) != OK:
+	if _on_disk(path):
+		return ProjectSettings.globalize_path(path)  # res:// is a folder on disk (the editor)
+	if FileAccess.file_exists(path):
+		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
+		return _deck_copy(FileAccess.get_file_as_string(path), path.get_file())
+	if ResourceLoader.exists(path):
 		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
-		if ResourceLoader.exists(path):
-			var imported = load(path)
-			if imported is DeckResource:
-				return _deck_copy(imported.json_text, path.get_file())
-		return ProjectSettings.globalize_path(path)
-	var text := source.get_as_text()
-	source.close()
-	return _deck_copy(text, path.get_file())
+		var imported: SorteioDeck = load(path) as SorteioDeck
+		if imported != null:
+			return _deck_copy(imported.json_text, path.get_file())
+	_report(
+		"no deck file at %s (deck_path, start_match or the save's deck); a relative path is read from res://"
+		% path,
+		CODE_DECK_ERROR
+	)
+	return null
 
 
-func _deck_resource_for_python(resource: Resource):
-	# The deck JSON of a SorteioDeck: its source file while it is on disk (the editor, a run from
-	# the project folder), else the text the resource carries, copied where Python can read it.
-	var path := resource.resource_path
+static func _on_disk(path: String) -> bool:
+	# True when the res:// file is a file Python can open: res:// maps to a folder (the editor,
+	# a project run from its folder), not to a pack (an export, --main-pack, where the
+	# "globalized" path is relative or names nothing).
+	var absolute: String = ProjectSettings.globalize_path(path)
+	return absolute.is_absolute_path() and FileAccess.file_exists(absolute)
+
+
+func _deck_resource_for_python(resource: SorteioDeck) -> String:
+	# Its source file while it is on disk (the editor, a run from the project folder), else the
+	# text the resource carries, copied where Python can read it.
+	var path: String = resource.source_path if resource.source_path != "" else resource.resource_path
 	if path.begins_with("res://") and path.get_extension() == "json":
-		if not OS.has_feature("standalone") and File.new().file_exists(path):
-			return ProjectSettings.globalize_path(path)
-	var text := str(resource.get("json_text"))
-	var name := path.get_file() if path != "" else "resource.json"
-	return _deck_copy(text, name)
+		if _on_disk(path):
+			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
+	var file_name: String = path.get_file() if path != "" else "resource.json"
+	return _deck_copy(resource.json_text, file_name)
 
 
-func _deck_copy(text: String, name: String) -> String:
-	# Absolute path of user://sorteio_deck_<name> holding `text` (the path itself on failure).
-	var copy := "user://sorteio_deck_" + name
-	var target := File.new()
-	if target.open(copy, File.WRITE) != OK:
-		return ProjectSettings.globalize_path(copy)
-	target.store_string(text)
-	target.close()
+func _deck_copy(text: String, file_name: String) -> String:
+	# Absolute path of a user:// copy holding [param text], removed once Python read it.
+	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
+	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
+	if target != null:
+		target.store_string(text)
+		target.close()
+		_temporary_files.append(copy)
 	return ProjectSettings.globalize_path(copy)
 
 
-static func _type_name(value) -> String:
+func _remove_temporary_files() -> void:
+	for path: String in _temporary_files:
+		if FileAccess.file_exists(path):
+			DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	_temporary_files.clear()
+
+
+# -- recording, reports, numbers -----------------------------------------------------------------
+
+
+func _record(method: String, params: Dictionary, reply: Dictionary) -> void:
+	# Paths (the deck, a save's deck) stay out: a recording replays on any machine.
+	var kept: Dictionary = params.duplicate()
+	kept.erase("deck")
+	kept.erase("state")
+	_recorded.append({"method": method, "params": kept, "reply": reply})
+	var path: String = record_path
+	if path.begins_with("res://") or path.begins_with("user://"):
+		path = ProjectSettings.globalize_path(path)
+	var file: FileAccess = FileAccess.open(path, FileAccess.WRITE)
+	if file == null:
+		return
+	file.store_string(
+		JSON.stringify({"format": RECORDING_FORMAT, "exchanges": _recorded}, "\t", false)
+	)
+	file.close()
+
+
+func _report(message: String, code: String) -> void:
+	last_error = message
+	last_error_code = code
+	if print_warnings:
+		push_warning("sorteio: %s (%s)" % [message, code])
+	error_occurred.emit(message, code)
+
+
+## [param value] with every integral float made an int, in place for containers: Godot's JSON
+## gives floats, and every number of the protocol's runtime replies is an int.
+static func _ints(value: Variant) -> Variant:
+	# Hot path (every reply, ~1.5 KB for a draw): no Array literal per item, floats done inline.
+	var kind: int = typeof(value)
+	if kind == TYPE_FLOAT:
+		var number: float = value
+		if number == floorf(number) and absf(number) < 9.0e15:
+			return int(number)
+	elif kind == TYPE_DICTIONARY:
+		var dictionary: Dictionary = value
+		for key: Variant in dictionary:
+			var item: Variant = dictionary[key]
+			var item_kind: int = typeof(item)
+			if item_kind == TYPE_FLOAT:
+				var number: float = item
+				if number == floorf(number) and absf(number) < 9.0e15:
+					dictionary[key] = int(number)
+			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
+				_ints(item)
+	elif kind == TYPE_ARRAY:
+		var array: Array = value
+		for at: int in array.size():
+			var item: Variant = array[at]
+			var item_kind: int = typeof(item)
+			if item_kind == TYPE_FLOAT:
+				var number: float = item
+				if number == floorf(number) and absf(number) < 9.0e15:
+					array[at] = int(number)
+			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
+				_ints(item)
+	return value
+
+
+static func _type_name(value: Variant) -> String:
 	match typeof(value):
 		TYPE_NIL:
 			return "null (an empty or corrupt save file?)"
@@ -559,11 +1010,4 @@ static func _type_name(value) -> String:
 			return "text"
 		TYPE_ARRAY:
 			return "an Array"
-	return "a value of Variant type %d" % typeof(value)
-
-
-func _ints(values: Array) -> Array:
-	var out := []
-	for value in values:
-		out.append(int(value))
-	return out
+	return "a value of type %s" % type_string(typeof(value))

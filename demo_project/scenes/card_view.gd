@@ -1,122 +1,108 @@
 extends PanelContainer
-# The card: mode, title, text, why it was drawn, and its options on the sides the draw gave them
-# (GDD 05 §3.4). Clicking an option applies it. Reacts to Sorteio's signals only.
-# Layout: the card keeps its width whatever the header says (the left column has a fixed width),
-# and each option's text takes the free height of its side, so both buttons sit on one line.
+## The card in the middle: its mode, title, text and why it was drawn, then its two options on
+## the sides the draw gave them (GDD 06 §3.5), each with a button that never moves: the option
+## texts sit in boxes of fixed height above the buttons, so a Reigns-like rhythm finds the left
+## and right choices in the same place on every card. After a choice the card says what it moved.
+## Between years it lists the year's mandatory cards; at the end, how the mandate went.
 
+## The player picked the option shown on [param side] ([constant SIDE_LEFT] or [constant SIDE_RIGHT]).
+signal side_chosen(side: Side)
+## The player asked to go on (next card, next year, or a new match at the end).
 signal continue_requested
 
-const Texts = preload("res://scenes/texts.gd")
-const WAITING := "Esperando as regras (Python)..."
+const Texts := preload("res://scenes/texts.gd")
+const WAITING: String = "Esperando as regras (Python)..."
+const OPTION_TEXT_HEIGHT: float = 96.0
 
-# False in autoplay: the demo's controller goes on by itself.
-var show_continue := true
+## False in autoplay: the demo's controller goes on by itself.
+var show_continue: bool = true
 
-onready var _mode: Label = $Box/Mode
-onready var _title: Label = $Box/Title
-onready var _text: Label = $Box/Text
-onready var _reason: Label = $Box/Reason
-onready var _options: HBoxContainer = $Box/Options
-onready var _outcome: Label = $Box/Outcome
-onready var _next: Button = $Box/Next
+var _mode: Label = Label.new()
+var _title: Label = Label.new()
+var _text: Label = Label.new()
+var _reason: Label = Label.new()
+var _option_texts: Array[Label] = [Label.new(), Label.new()]
+var _buttons: Array[Button] = [Button.new(), Button.new()]
+var _outcome: Label = Label.new()
+var _next: Button = Button.new()
 
 
 func _ready() -> void:
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("turn_started", self, "_on_turn_started")
-	Sorteio.connect("card_drawn", self, "_on_card_drawn")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("turn_ended", self, "_on_turn_ended")
-	Sorteio.connect("match_ended", self, "_on_match_ended")
-	Sorteio.connect("state_loaded", self, "_on_state_loaded")
-	Sorteio.connect("error_occurred", self, "_on_error_occurred")
-	_next.connect("pressed", self, "_on_next_pressed")
-	_mode.add_color_override("font_color", Color(0.6, 0.75, 1.0))
-	_title.add_color_override("font_color", Color(1.0, 0.9, 0.55))
-	_reason.add_color_override("font_color", Color(0.7, 0.7, 0.75))
+	var box: VBoxContainer = VBoxContainer.new()
+	box.add_theme_constant_override("separation", 10)
+	add_child(box)
+	for label: Label in [_mode, _title, _text, _reason, _outcome]:
+		label.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+	_mode.add_theme_color_override("font_color", Color(0.6, 0.75, 1.0))
+	_title.add_theme_color_override("font_color", Color(1.0, 0.9, 0.55))
+	_title.add_theme_font_size_override("font_size", 26)
+	_reason.add_theme_color_override("font_color", Color(0.7, 0.7, 0.75))
+	_outcome.add_theme_color_override("font_color", Color(0.95, 0.85, 0.6))
+	# The body takes the free height and clips: a long text never pushes the buttons down.
+	_text.size_flags_vertical = Control.SIZE_EXPAND_FILL
+	_text.clip_text = true
+	for label: Label in [_mode, _title, _text, _reason]:
+		box.add_child(label)
+	box.add_child(_options_row())
+	# Below the buttons, fixed heights (clipped): nothing under them can move them either.
+	_outcome.custom_minimum_size = Vector2(0, 64)
+	_outcome.clip_text = true
+	box.add_child(_outcome)
+	_next.custom_minimum_size = Vector2(0, 40)
+	_next.pressed.connect(_on_next_pressed)
+	box.add_child(_next)
+	_clear()
 	_title.text = "Sorteio"
 	_text.text = WAITING
-	if Sorteio.is_bridge_failed():  # it failed before this scene connected
-		_on_error_occurred(Sorteio.bridge_error, "bridge_down")
 
 
-func _on_match_started(_match_seed: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
+## Shows [param card] awaiting a choice.
+func show_card(card: SorteioCard) -> void:
 	_clear()
-	_title.text = "Começa o mandato"
+	_mode.text = "%s · %s" % [card.mode_name, card.type]
+	_title.text = card.title
+	_text.text = card.text
+	_reason.text = "Por que esta carta: " + Texts.sentence(card.reason)
+	var shown: Array[SorteioOption] = card.shown_options()
+	for place: int in range(_buttons.size()):
+		var has_option: bool = place < shown.size()
+		_option_texts[place].text = shown[place].text if has_option else ""
+		_buttons[place].disabled = not has_option
 
 
-func _on_turn_started(year: int, mandatory: Array) -> void:
+## After a choice: what it moved ([param changes] is the sentence from Texts.effects).
+func show_choice(option: SorteioOption, changes: String) -> void:
+	for button: Button in _buttons:
+		button.disabled = true
+	_outcome.text = "Você escolheu «%s».\n%s" % [option.text, changes]
+	_offer_next("Continuar")
+
+
+## The start of a year: its mandatory cards, in draw order (GDD 06 §3.3).
+func show_year(year: int, mandatory: Array) -> void:
 	_clear()
 	_title.text = "Ano %d" % year
-	var lines := []
-	for item in mandatory:
-		lines.append("- " + Texts.obligation(item))
+	var lines: PackedStringArray = []
+	for item: Dictionary in mandatory:
+		lines.append("• " + Texts.sentence(Texts.obligation(item)))
 	_text.text = (
-		"Obrigatórias deste ano:\n" + PoolStringArray(lines).join("\n")
-		if lines
-		else "Sem obrigatórias."
+		"Obrigatórias deste ano:\n" + "\n".join(lines) if not lines.is_empty()
+		else "Nenhuma carta obrigatória neste ano."
 	)
 
 
-func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_order: Array) -> void:
+## The end of the match: how the mandate went.
+func show_ending(ending: Dictionary, summary: String) -> void:
 	_clear()
-	_mode.text = Texts.mode_line(Sorteio.deck_info, card)
-	_title.text = card["titulo"]
-	_text.text = card["texto"]
-	_reason.text = "Por que esta carta: " + Texts.reason(reason)
-	var sides := ["Esquerda", "Direita"]
-	for position in range(option_order.size()):
-		var index: int = option_order[position]
-		var side := VBoxContainer.new()
-		side.size_flags_horizontal = SIZE_EXPAND_FILL
-		var label := Label.new()
-		label.autowrap = true
-		label.size_flags_vertical = SIZE_EXPAND_FILL  # the taller text sets both sides' height
-		label.text = card["opcoes"][index]["texto"]
-		var button := Button.new()
-		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
-		button.rect_min_size = Vector2(0, 40)
-		button.connect("pressed", self, "_on_option_pressed", [index])
-		side.add_child(label)
-		side.add_child(button)
-		_options.add_child(side)
+	var catastrophe: bool = str(ending.get("reason", "")) == SorteioNode.END_CATASTROPHE
+	_title.text = "Catástrofe" if catastrophe else "Fim do mandato"
+	_text.text = Texts.ending(ending) + "\n\n" + summary
+	_offer_next("Nova partida")
 
 
-func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:
-	for side in _options.get_children():
-		side.get_child(1).disabled = true
-	_outcome.text = "Escolhida a opção %d." % (option + 1)
-
-
-func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
-	_clear()
-	_title.text = "Fim do ano %d" % year
-	var played := Texts.count(cards, "carta", "cartas")
-	_text.text = "%s neste ano%s." % [played, " (as elegíveis acabaram)" if short else ""]
-	if show_continue and not Sorteio.is_match_over():
-		_next.text = "Começar o ano %d" % (year + 1)
-		_next.visible = true
-
-
-func _on_match_ended(_reason: String, ending: Dictionary) -> void:
-	_clear()
-	_title.text = "Fim da partida"
-	_text.text = Texts.ending(ending)
-	if show_continue:
-		_next.text = "Nova partida"
-		_next.visible = true
-
-
-func _on_state_loaded(_snapshot: Dictionary, pending: Dictionary) -> void:
-	_clear()
-	if not pending.empty():
-		_on_card_drawn(pending["card"], pending["slot"], pending["reason"], pending["option_order"])
-
-
-# The one place the error's own (English) message is shown; the header and the log only name
-# the code. When the rules never answered, the card says so instead of "Esperando...".
-func _on_error_occurred(message: String, code: String) -> void:
-	if code == "bridge_down":
+## A problem the player should read (the rules could not be reached, a refused call).
+func show_problem(message: String, code: String) -> void:
+	if code == SorteioNode.CODE_BRIDGE_DOWN:
 		_clear()
 		_title.text = "Sem as regras do sorteio"
 		_text.text = (
@@ -126,21 +112,56 @@ func _on_error_occurred(message: String, code: String) -> void:
 	_outcome.text = "Erro (%s): %s" % [code, message]
 
 
-func _on_option_pressed(index: int) -> void:
-	Sorteio.apply_option(index)
+func _options_row() -> HBoxContainer:
+	var row: HBoxContainer = HBoxContainer.new()
+	row.add_theme_constant_override("separation", 16)
+	var names: Array[String] = ["◀ Esquerda", "Direita ▶"]
+	var sides: Array[Side] = [SIDE_LEFT, SIDE_RIGHT]
+	for place: int in range(2):
+		var column: VBoxContainer = VBoxContainer.new()
+		column.size_flags_horizontal = Control.SIZE_EXPAND_FILL
+		column.size_flags_stretch_ratio = 1.0
+		var text: Label = _option_texts[place]
+		text.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
+		text.custom_minimum_size = Vector2(0, OPTION_TEXT_HEIGHT)
+		text.clip_text = true
+		text.vertical_alignment = VERTICAL_ALIGNMENT_BOTTOM
+		var button: Button = _buttons[place]
+		button.text = names[place]
+		button.custom_minimum_size = Vector2(0, 44)
+		button.pressed.connect(_on_side_pressed.bind(sides[place]))
+		column.add_child(text)
+		column.add_child(button)
+		row.add_child(column)
+	return row
 
 
-func _on_next_pressed() -> void:
-	_next.visible = false
-	emit_signal("continue_requested")
+func _offer_next(text: String) -> void:
+	_next.text = text
+	_set_next_shown(show_continue)
 
 
 func _clear() -> void:
-	for child in _options.get_children():
-		_options.remove_child(child)  # now, so it no longer counts in the layout
-		child.queue_free()
-	_mode.text = ""
-	_text.text = ""
-	_reason.text = ""
-	_outcome.text = ""
-	_next.visible = false
+	for label: Label in [_mode, _text, _reason, _outcome]:
+		label.text = ""
+	for place: int in range(_buttons.size()):
+		_option_texts[place].text = ""
+		_buttons[place].disabled = true
+	_set_next_shown(false)
+
+
+# Shown or not, the button keeps its place in the layout (transparent and disabled), so the
+# option buttons above never move when it comes and goes.
+func _set_next_shown(shown: bool) -> void:
+	_next.modulate.a = 1.0 if shown else 0.0
+	_next.disabled = not shown
+	_next.mouse_filter = Control.MOUSE_FILTER_STOP if shown else Control.MOUSE_FILTER_IGNORE
+
+
+func _on_side_pressed(side: Side) -> void:
+	side_chosen.emit(side)
+
+
+func _on_next_pressed() -> void:
+	_set_next_shown(false)
+	continue_requested.emit()

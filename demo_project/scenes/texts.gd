@@ -1,42 +1,62 @@
-extends Reference
-# Display texts (Portuguese). The sentences about the draw (why a card came, each mandatory
-# slot, how the match ended) come made from Python (`texto`, sorteio.wording), so the demo, the
-# CLI and the editor say the same thing; here they are only put in sentence form.
+extends RefCounted
+## Display texts of the demo (Portuguese). The sentences about the draw (why a card came, each
+## mandatory slot, how the match ended) come made from Python ([code]texto[/code],
+## sorteio.wording), so the demo, the CLI and the editor say the same; here they are only put in
+## sentence form, and the effects of a choice are listed with the deck's names.
 
 
+## "1 carta", "2 cartas": the number with the noun agreeing with it.
 static func count(amount: int, singular: String, plural: String) -> String:
-	# "1 carta", "2 cartas", "0 cartas": the number with the noun agreeing with it.
 	return "%d %s" % [amount, singular if amount == 1 else plural]
 
 
+## The display name of a meter, actor, level or mode [param id] in the deck summary.
 static func name_of(deck: Dictionary, id: String) -> String:
-	for group in ["medidores", "atores", "niveis", "modos"]:
-		for item in deck.get(group, []):
-			if item["id"] == id:
-				return item["nome"]
+	for group: String in ["medidores", "atores", "niveis", "modos"]:
+		for item: Dictionary in deck.get(group, []):
+			if str(item.get("id", "")) == id:
+				return str(item.get("nome", id))
 	return id
 
 
+## The function ([code]funcao[/code]) of the satisfaction level [param level] in the deck summary.
+static func function_of(deck: Dictionary, level: String) -> String:
+	for item: Dictionary in deck.get("niveis", []):
+		if str(item.get("id", "")) == level:
+			return str(item.get("funcao", ""))
+	return ""
+
+
+## "obrigatória: ..." -> "Obrigatória: ..." (the first letter only: names keep their case).
 static func sentence(text: String) -> String:
-	# "obrigatória: ..." -> "Obrigatória: ..." (the first letter only: names keep their case).
-	if text.empty():
+	if text.is_empty():
 		return text
-	return text.substr(0, 1).to_upper() + text.substr(1, text.length() - 1)
+	return text.substr(0, 1).to_upper() + text.substr(1)
 
 
-static func reason(why: Dictionary, as_sentence := true) -> String:
-	var text := str(why.get("texto", why.get("kind", "")))
-	return sentence(text) if as_sentence else text
-
-
+## Python's sentence for a mandatory slot of the turn.
 static func obligation(item: Dictionary) -> String:
 	return str(item.get("texto", "%s %s" % [item.get("kind", ""), item.get("target", "")]))
 
 
+## How the match ended, as one sentence.
 static func ending(end: Dictionary) -> String:
 	return sentence(str(end.get("texto", end.get("reason", "")))) + "."
 
 
-static func mode_line(deck: Dictionary, card: Dictionary) -> String:
-	# "Desinformação · comum": the mode by its display name (the deck's modos), then the type.
-	return "%s · %s" % [name_of(deck, str(card["modo"])), card["tipo"]]
+## A signed change: "+8", "-6".
+static func signed(amount: int) -> String:
+	return ("+%d" % amount) if amount > 0 else str(amount)
+
+
+## What a chosen option moved, by the deck's names: "Caixa +8 · Governabilidade -6 ·
+## Banqueiros -15", or that it changed nothing.
+static func effects(deck: Dictionary, meters: Dictionary, actors: Dictionary) -> String:
+	var parts: PackedStringArray = []
+	for id: String in meters:
+		parts.append("%s %s" % [name_of(deck, id), signed(int(meters[id]))])
+	for id: String in actors:
+		parts.append("%s %s" % [name_of(deck, id), signed(int(actors[id]))])
+	if parts.is_empty():
+		return "A escolha não mudou nenhum medidor nem ator."
+	return " · ".join(parts)

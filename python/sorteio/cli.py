@@ -27,7 +27,8 @@ from .narration import Printer, err, error_line, error_lines, heading, out, say,
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
-from .state import save_state
+from .situation import load_situation, situation_engine, situation_schema
+from .state import restore_state, save_state
 from .wording import Names, ending_with_text
 
 BAD_INPUT = 2
@@ -44,11 +45,13 @@ policy_option = click.option("--policy", default="random", show_default=True,
                              help="simulated player: random; protect the weakest meter; lookahead "
                                   "(one choice ahead, the worst next card)")
 json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
-# `turn` draws from the saved RNG state: its seed only drives the simulated player.
+# `turn` draws from the saved RNG state: its seed only drives the simulated player (and, from a
+# situation, which has no RNG state, the draw too).
 player_seed_option = click.option("--seed", default=0, show_default=True,
                                   type=click.IntRange(min=0),
                                   help="seed of the simulated player's choices (the draw "
-                                       "continues from the saved RNG state)")
+                                       "continues from the saved RNG state; from a "
+                                       "--situation it seeds the draw too)")
 
 
 def _load(deck_path: Optional[str]) -> Deck:
@@ -184,30 +187,43 @@ def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
 
 @cli.command()
 @deck_option
-@click.option("--state", "state_path", required=True, metavar="STATE.json",
+@click.option("--state", "state_path", default=None, metavar="STATE.json",
               help="a match saved by `play --save` or by the Godot node (Sorteio.save_state)")
+@click.option("--situation", "situation_path", default=None, metavar="FILE",
+              help="a situation written by hand (year, meters, satisfaction, cards already "
+                   "played; `sorteio schema --situation`), or a shipped sample: secao4")
 @player_seed_option
 @policy_option
 @json_option
-def turn(deck_path, state_path, seed, policy, as_json) -> None:
+def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
     """Preview the cards a saved match draws next, with reasons: the rest of the current turn,
-    or the next turn when the save is between turns.
+    or the next turn when the save is between turns; or the turn a --situation starts.
 
     Cards after the first depend on the options chosen (actor moods change eligibility), so the
     preview plays them with --policy; the draw itself continues from the saved RNG state. A card
     saved on screen is answered first. A Godot save names its deck; --deck overrides it.
     """
+    if (state_path is None) == (situation_path is None):
+        raise click.UsageError("give one of --state (a saved match) or --situation (a "
+                               "situation file)")
+    if situation_path is not None:
+        _turn_from_situation(deck_path, situation_path, seed, policy, as_json)
+        return
     state, saved_deck = _saved_match(_read_json(state_path))
     if deck_path is None and saved_deck and "://" in saved_deck:
         raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
                            f"give that file with --deck")
     # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
     deck = _load(deck_path if deck_path is not None else (saved_deck or None))
+    engine = Engine(deck)
     try:
-        engine = Engine.from_state(deck, state)
+        notes = restore_state(engine, state)
     except StateError as exc:  # name the file on every line, as deck errors do
         raise SorteioError("\n".join(f"{state_path}: {line}" for line in str(exc).splitlines())
                            ) from None
+    if not as_json:  # a save of an earlier version of the deck: say what changed (upgrade.py)
+        for note in notes:
+            warning_line(f"{state_path}: deck update: {note}")
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
         raise SorteioError(f"{state_path}: the match has already ended")
@@ -221,6 +237,26 @@ def turn(deck_path, state_path, seed, policy, as_json) -> None:
     if not shown and engine.phase == TURN_START:
         printer.turn_started(engine.start_turn())
         play_turn(engine, chooser, printer)
+    if engine.ending is not None:
+        printer.match_ended(engine.ending)
+    if as_json:
+        click.echo(json.dumps({"events": printer.events, "deck_update": notes},
+                              ensure_ascii=False))
+
+
+def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy: str,
+                         as_json: bool) -> None:
+    """``turn --situation``: the turn the situation starts, drawn with ``seed``."""
+    deck = _load(deck_path)
+    situation = load_situation(path, deck)
+    engine = situation_engine(deck, situation, seed)
+    printer = Printer(as_json, Names.of(deck))
+    if not as_json:
+        say(out, printable(f"situação «{situation.nome}» ({path}): ano {situation.ano}, "
+                           f"{len(situation.cartas_jogadas)} carta(s) já jogada(s)"))
+    printer.turn_started(engine.start_turn())
+    if engine.phase == DRAWING:
+        play_turn(engine, make_policy(policy, seed), printer)
     if engine.ending is not None:
         printer.match_ended(engine.ending)
     if as_json:
@@ -268,14 +304,54 @@ def _row_text(row: dict) -> str:
 
 
 @cli.command()
-def schema() -> None:
+@click.option("--situation", "of_situation", is_flag=True,
+              help="the schema of a situation file instead (`turn --situation`)")
+def schema(of_situation) -> None:
     """Print the deck's JSON Schema (for editors that validate while you type)."""
-    click.echo(json.dumps(Deck.model_json_schema(), indent=2, ensure_ascii=False))
+    data = situation_schema() if of_situation else Deck.model_json_schema()
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 # `simulate` (GDD 06 §7 sweeps) and `lint` (deck coverage) live in sim/commands.py.
 cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
+
+
+@cli.group()
+def sheet() -> None:
+    """A deck as a spreadsheet and back: export, edit in Excel, LibreOffice or Google Sheets,
+    import (README "Spreadsheets")."""
+
+
+@sheet.command("export")
+@click.argument("deck_path", metavar="DECK")
+@click.argument("out_path", metavar="OUT.xlsx|OUT.csv")
+def sheet_export(deck_path, out_path) -> None:
+    """Write DECK (a file or a built-in deck) as a workbook (.xlsx) or one CSV file (.csv)."""
+    from .sheets import export_deck, format_issue
+
+    done = export_deck(deck_path, out_path)
+    for issue in done.warnings:
+        warning_line(format_issue(done.file, issue))
+    what = ("workbook" if done.format == "xlsx"
+            else "CSV for Excel pt-BR: UTF-8 with BOM, ';' between cells")
+    say(out, f"{done.file}: {done.cards} cards from {done.deck} ({what})")
+
+
+@sheet.command("import")
+@click.argument("sheet_path", metavar="SHEET")
+@click.argument("out_path", metavar="OUT.json")
+def sheet_import(sheet_path, out_path) -> None:
+    """Read SHEET (.xlsx or .csv) as a deck, check it (every problem names its cell, card and
+    column; nothing is written then, exit 2) and write OUT.json, keeping the key order of the
+    OUT.json it replaces."""
+    from .sheets import import_sheet
+
+    done = import_sheet(sheet_path, out_path)
+    deck = done.deck
+    kept = "; key order kept from the file it replaced" if done.shaped else ""
+    say(out, f"{done.file}: {len(deck.cartas)} cards, {len(deck.medidores)} meters, "
+            f"{len(deck.atores)} actors from {done.sheet}{kept}")
 
 
 @cli.command()

@@ -2,7 +2,8 @@
 
 The saved JSON holds every counter and the RNG state (not the seed), so a loaded match continues
 exactly as if it had never been saved. Ids, not positions, are stored: a save file is readable, and
-``restore_state`` checks it against the deck through the deck's fingerprint.
+``restore_state`` checks it against the deck through the deck's fingerprint. A save made with
+another version of the deck is adapted to it where the GDD's guarantees allow (``upgrade.py``).
 """
 
 from typing import Any, Dict, List, Optional
@@ -13,6 +14,7 @@ from typing_extensions import Literal
 from .errors import StateError
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
+from .upgrade import FORMAT_UPDATED, MAX_EARLIER_DECKS, adapt, retired_of, with_retired
 
 FORMAT = "sorteio-match/1"
 
@@ -76,11 +78,19 @@ class SavedEnding(_Model):
     zeroed: Optional[str]
 
 
-class SavedMatch(_Model):
-    """The whole engine state. ``rng``: 625 Mersenne Twister words (see ``Rng.get_state``)."""
+class SavedRetired(_Model):
+    id: str
+    slot: bool
 
-    format: Literal["sorteio-match/1"] = FORMAT
+
+class SavedMatch(_Model):
+    """The whole engine state. ``rng``: 625 Mersenne Twister words (see ``Rng.get_state``).
+    ``earlier_decks`` and ``retired`` (format 2 only) say the match crossed a deck update
+    (``upgrade.py``)."""
+
+    format: Literal["sorteio-match/1", "sorteio-match/2"] = FORMAT
     deck: str = Field(description="fingerprint of the deck the match was played with")
+    deck_name: Optional[str] = Field(None, description="its nome (saves before issue 14 lack it)")
     year: StrictInt = Field(ge=1, le=YEARS)
     phase: Phase
     slot: StrictInt = Field(ge=0, le=8)
@@ -98,6 +108,8 @@ class SavedMatch(_Model):
     last_turn_end: Optional[SavedTurnEnd]
     ending: Optional[SavedEnding]
     rng: List[StrictInt] = Field(min_length=625, max_length=625)
+    earlier_decks: List[str] = Field(default_factory=list, max_length=MAX_EARLIER_DECKS)
+    retired: List[SavedRetired] = Field(default_factory=list)
 
 
 # This module reads and writes an ``engine.Engine``'s attributes without importing engine.py
@@ -109,9 +121,11 @@ def save_state(engine: Any) -> dict:
     ix = engine.index
     cards, meters, actors = ix.card_ids, ix.meter_ids, ix.actor_ids
     current = engine.current
-    return {
+    retired, earlier = retired_of(ix)
+    data = {
         "format": FORMAT,
         "deck": ix.fingerprint,
+        "deck_name": engine.deck.nome,
         "year": engine.year,
         "phase": engine.phase,
         "slot": engine.slot,
@@ -135,15 +149,22 @@ def save_state(engine: Any) -> dict:
         "ending": None if engine.ending is None else engine.ending.to_dict(),
         "rng": engine.rng.get_state(),
     }
+    if earlier:  # only a match that crossed a deck update: other saves stay format 1
+        data.update(format=FORMAT_UPDATED, earlier_decks=list(earlier),
+                    retired=[dict(r) for r in retired])
+    return data
 
 
-def restore_state(engine: Any, data: object) -> None:
-    """Put ``save_state`` output into ``engine``, an ``Engine`` just built for the deck the
-    match was saved with (``Engine.from_state`` does both).
+def restore_state(engine: Any, data: object) -> List[str]:
+    """Put ``save_state`` output into ``engine``, an ``Engine`` just built for the deck (``Engine
+    .from_state`` does both). A save made with another version of the deck is adapted to this
+    one first (``upgrade.adapt``); returns the notes saying what that changed (empty when the
+    save was made with this very deck).
 
-    Raises ``StateError`` listing every problem found: a malformed file, a match saved with
-    another deck, or a state no match can reach (a meter at 0 outside phase ``ended``, more slot
-    cards than N, a card shown twice...).
+    Raises ``StateError`` listing every problem found: a malformed file, a deck update that
+    cannot keep the match (a meter or actor removed or added, N changed), or a state no match
+    can reach (a meter at 0 outside phase ``ended``, more slot cards than N, a card shown
+    twice...).
     """
     if (isinstance(data, dict) and "format" not in data
             and {"medidores", "cartas"} & set(data)):
@@ -155,15 +176,35 @@ def restore_state(engine: Any, data: object) -> None:
         lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {e['msg']}"
                  for e in exc.errors(include_url=False)]
         raise StateError("saved match: " + "\nsaved match: ".join(lines)) from None
-    if saved.deck != engine.index.fingerprint:
-        raise StateError(
-            f"saved match was played with another deck (fingerprint {saved.deck}, "
-            f"this deck is {engine.index.fingerprint})"
-        )
     problems: List[str] = []
-    _restore(engine, saved, problems)
+    notes: List[str] = []
+    if saved.deck != engine.index.fingerprint:  # the fast path is a save made with this deck
+        dumped = saved.model_dump()
+        notes = adapt(engine, dumped, problems)
+        if problems:
+            raise StateError("saved match cannot continue on this deck (it was made with "
+                             "another deck, or another version of it):\n" + "\n".join(problems))
+        saved = SavedMatch.model_validate(dumped)
+    if saved.retired and not saved.earlier_decks:
+        problems.append("retired: only a match that crossed a deck update has retired cards")
+    if saved.earlier_decks:
+        ids = [r.id for r in saved.retired]
+        if len(set(ids)) != len(ids) or not set(ids) <= set(saved.played):
+            problems.append("retired: each retired card is a played card, listed once")
+        for r in saved.retired:
+            if r.id in engine.index.card_index:
+                problems.append(f"retired: card '{r.id}' is in the deck")
+            if saved.current is not None and saved.current.card_id == r.id:
+                problems.append(f"current: retired card '{r.id}' cannot await a choice")
+        if not problems:
+            engine.index = with_retired(engine.index, [r.model_dump() for r in saved.retired],
+                                        saved.earlier_decks)
+            engine.is_played.extend([False] * len(saved.retired))
+    if not problems:
+        _restore(engine, saved, problems)
     if problems:
         raise StateError("saved match: " + "\nsaved match: ".join(problems))
+    return notes
 
 
 def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
@@ -320,22 +361,27 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     the actors' present levels call for. A real match always fits; a save that lost a slot card
     does not on the shipped decks (tests/test_state.py). Not seen: a lost scene card (outside
     the N slots, it leaves no count behind) and, in decks so small that turns run short, a lost
-    actor card whose actor has since changed level."""
+    actor card whose actor has since changed level.
+
+    A match that crossed a deck update (``earlier_decks``, ``upgrade.py``) showed its cards under
+    other decks' ano_minimo, drafts and actors: only what does not depend on the deck is judged
+    (the tail, the ending's count, ``last_turn_end``, at most N slot cards per closed turn)."""
     ix = engine.index
     played = engine.played
+    mixed = bool(saved.earlier_decks)  # played partly with other versions of the deck
     if not played and saved.last_turn_end is None:
         # Nothing shown and no closing recorded: no history to judge (and no card to lose).
         # Test scenarios build such states at any year (tests/scenario.py engine_at).
         return
     slot_cards = [c for c in played if not ix.is_scene[c]]
-    for c in played:
+    for c in [] if mixed else played:
         if not (ix.playable[c] or ix.is_scene[c]):
             problems.append(f"played: card '{ix.card_ids[c]}' is never drawn (a draft, §3.1.1)")
     tail = slot_cards[len(slot_cards) - len(engine.turn_cards):]
     if tail != engine.turn_cards:
         problems.append("turn_cards: must be the last slot cards in 'played', in order")
     shown_attacks = {ix.actor[c] for c in played if ix.is_attack[c]}
-    if {a for a, s in enumerate(engine.attacked) if s} != shown_attacks:
+    if not mixed and {a for a, s in enumerate(engine.attacked) if s} != shown_attacks:
         problems.append("attacked: must be the actors whose attack card is in 'played' (§3.3.2)")
     ending = saved.ending
     if ending is not None and (ending.cards_played != len(played) or ending.year != saved.year):
@@ -355,7 +401,7 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
         readings = [len(slot_cards)]
     else:  # ended by a meter at 0
         readings = [inside, len(slot_cards)] if closed_turns else [inside]
-    open_ok = all(ix.year_min[c] <= saved.year for c in engine.turn_cards)
+    open_ok = mixed or all(ix.year_min[c] <= saved.year for c in engine.turn_cards)
     if not open_ok:
         problems.append("turn_cards: a card shown before its ano_minimo (§3.1.3)")
         return
@@ -363,6 +409,12 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     if (last is None) != (closed_turns == 0) or (last is not None and last.year != closed_turns):
         problems.append(f"last_turn_end: {closed_turns} turn(s) closed, but last_turn_end is "
                         f"{'missing' if last is None else 'of year ' + str(last.year)}")
+        return
+    if mixed:  # the cards' years, drafts and actors were those of other decks: counts only
+        if not any(n <= ix.n_slots * closed_turns and (last is None or last.cards <= n)
+                   for n in readings):
+            problems.append(f"played: the {len(slot_cards)} slot cards shown do not fit "
+                            f"{closed_turns} closed turn(s) of N = {ix.n_slots}")
         return
     between = saved.phase == TURN_START or (saved.phase == ENDED and closed_turns == YEARS)
     if between and last is not None and last.short:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "demo_project"
+DEMO = ROOT / "godot3" / "demo_project"
 HERE = Path(__file__).resolve().parent
 PRESET = "Linux/X11"
 PACK = "sorteio_demo.pck"
@@ -294,7 +294,7 @@ def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     shutil.copytree(runtime, folder / "addons" / "pythonscript", symlinks=True)
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
     (folder / entry).parent.mkdir(parents=True)
-    shutil.copy2(ROOT / entry, folder / entry)
+    shutil.copy2(ROOT / "godot3" / entry, folder / entry)
     write_launcher(folder, cd_first=True)
     return folder
 

@@ -1,134 +1,160 @@
-extends Reference
-# In-process bridge: the godot-python (pythonscript) script answers the same JSON requests as
-# the socket server, through the same Python request handler, without a socket or a token.
+class_name SorteioPythonBridge
+extends SorteioBridge
+## The in-process bridge: the Python GDExtension's own interpreter answers the requests.
+##
+## With the Python GDExtension (godot-python-extension, an embedded CPython 3.12) in
+## [code]res://addons/godot-python-extension/[/code] and sorteio installed in its own
+## site-packages, the addon's Python side ([code]addons/sorteio/python/sorteio_extension.py[/code])
+## registers the class [code]SorteioPython[/code], which forwards the request JSON text to
+## [code]sorteio.bridge.inprocess[/code]: no server, no socket, no system Python.
+## A fast request (a draw) is answered within [method request]; a slow one (a 30,000-card
+## deck's [code]new_match[/code] or [code]load[/code]) runs in a Python thread while the game's
+## frames go on, and [method request] awaits its reply (one check per frame).
+##
+## How the class gets registered: when the editor or an editor build runs the project, the
+## extension imports the package named by [code]res://sorteio.pyextension[/code] (a copy of
+## [code]addons/sorteio/python/sorteio.pyextension[/code]; the extension reads it from the
+## working folder, which is the project folder there). An exported game may be started from
+## any folder, so there the bridge imports the Python side itself (through the extension's
+## script loader, [constant LOADER]); release templates accept a class registered then.
 
-const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
+## The class the addon's Python side registers.
+const PYTHON_CLASS := "SorteioPython"
+## A Python file whose import imports the addon's Python side (see the class description).
+const LOADER := "res://addons/sorteio/python/sorteio_loader.py"
+## The file the extension reads at the project root to import the addon's Python side.
+const PYEXTENSION := "res://sorteio.pyextension"
+## The extension's own configuration (its presence says the extension is installed).
+const GDEXTENSION := "res://addons/godot-python-extension/python.gdextension"
 
-var last_error := ""
-var entry := ENTRY
-
-# The entry script, kept by SorteioNode from one bridge to the next: with pythonscript 0.50,
-# loading it again after its last node was freed gives a node without `request` (seen in
-# tests/godot/test_api.gd, stop + start).
-var entry_script: Script = null
-
-var _node: Node = null
-var _next_id := 0
-
-
-static func available() -> bool:
-	# pythonscript registers the "py" script extension; without it .py files are not scripts.
-	return "py" in ResourceLoader.get_recognized_extensions_for_type("Script")
-
-
-static func unregistered_gdnlib() -> String:
-	# pythonscript unzipped into the project but not enabled: project.godot lacks its
-	# [gdnative] singletons entry, so .py files are not scripts. "" when that is not the case.
-	for gdnlib in ["res://pythonscript.gdnlib", "res://addons/pythonscript.gdnlib"]:
-		if not available() and File.new().file_exists(gdnlib):
-			return gdnlib
-	return ""
-
-
-static func enable_hint(gdnlib: String) -> String:
-	return (
-		(
-			'%s is in the project but not enabled: add [gdnative] singletons=[ "%s" ] to '
-			+ "project.godot (addons/sorteio/README.md, In-process bridge, step 1)"
-		)
-		% [gdnlib, gdnlib]
-	)
+var _python: RefCounted = null
+var _failure: String = ""
+var _next_key: int = 0
 
 
+## Always [code]"python"[/code] ([constant SorteioNode.BRIDGE_PYTHON]).
 func kind() -> String:
 	return "python"
 
 
-func start_in(parent: Node) -> bool:
-	if entry.get_extension() == "py" and unregistered_gdnlib() != "":
-		last_error = enable_hint(unregistered_gdnlib())
+## True when the Python GDExtension is loaded in this process (the bridge may then start).
+static func extension_loaded() -> bool:
+	return ClassDB.class_exists(PYTHON_CLASS) or ClassDB.class_exists("PythonScript")
+
+
+## True when this bridge can serve here: the extension is loaded and the addon's Python side is
+## registered with sorteio importable (SorteioNode's [code]auto[/code] mode asks it).
+static func available() -> bool:
+	if not ClassDB.class_exists(PYTHON_CLASS) and extension_loaded():
+		_register()
+	if not ClassDB.class_exists(PYTHON_CLASS):
 		return false
-	if entry.get_extension() == "py" and not available():
-		last_error = (
+	var probe: RefCounted = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
+	return probe != null and str(probe.call("problem")) == ""
+
+
+## Makes the Python side ready at once (an in-process start needs no frame). Returns false
+## with [method failure] saying why and what to do when it cannot: the extension is not
+## installed, the addon's Python side is not registered, or sorteio does not import in the
+## extension's Python.
+func start(_owner: Node) -> bool:
+	if _python != null or _failure != "":
+		return _python != null
+	if not ClassDB.class_exists(PYTHON_CLASS) and extension_loaded():
+		_register()
+	if not ClassDB.class_exists(PYTHON_CLASS):
+		return _fail(_not_registered())
+	_python = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
+	if _python == null:
+		return _fail("the Python GDExtension's class %s cannot be made here" % PYTHON_CLASS)
+	var problem: String = _python.call("problem")
+	if problem != "":
+		_python = null
+		return _fail(
 			(
-				"pythonscript (godot-python) is not installed in this project, so %s is not a "
-				+ "script; install it (addons/sorteio/README.md, In-process bridge) or set "
-				+ 'bridge_mode to "socket" or "auto"'
+				"%s: install sorteio into the extension's own Python "
+				+ "(addons/sorteio/docs/in_process.md), or set the bridge to socket"
 			)
-			% entry
+			% problem
 		)
-		return false
-	if not ResourceLoader.exists(entry):
-		last_error = "the in-process bridge's script %s is not there" % entry
-		return false
-	if entry_script == null or entry_script.resource_path != entry:
-		entry_script = load(entry)
-	if entry_script == null:
-		last_error = "%s does not load (is pythonscript installed?)" % entry
-		return false
-	_node = Node.new()
-	_node.name = "SorteioPython"
-	_node.set_script(entry_script)
-	if not _node.has_method("request"):
-		# pythonscript gives a script whose Python import failed (most often: sorteio not
-		# installed in its own Python) a Script all the same, with no methods; every call would
-		# then be a SCRIPT ERROR while the bridge said it was ready.
-		_node.free()
-		_node = null
-		entry_script = null
-		last_error = (
-			(
-				"%s did not load in pythonscript (its Python error is in Godot's output above): "
-				+ "install sorteio and pydantic 2.10 into pythonscript's own Python "
-				+ "(addons/pythonscript/<platform>/bin/python3 -m pip install, "
-				+ "addons/sorteio/README.md, In-process bridge, step 2), or set bridge_mode "
-				+ 'to "socket"'
-			)
-			% entry
-		)
-		return false
-	parent.add_child(_node)
+	became_ready.emit.call_deferred()
 	return true
 
 
+## True once started (an in-process start is immediate).
 func is_ready() -> bool:
-	return _node != null
+	return _python != null
 
 
+## True when start-up failed.
 func has_failed() -> bool:
-	return _node == null
+	return _failure != ""
 
 
-func poll() -> bool:
-	return is_ready()
+## Why start-up failed ("" when it did not).
+func failure() -> String:
+	return _failure
 
 
-func wait_ready() -> bool:
-	return is_ready()
-
-
+## Sends one request and awaits its reply (see [method SorteioBridge.request]). A fast request
+## is answered without waiting a frame; a slow one lets frames run, checking once per frame.
+## Replies come in the order the requests were made. A bridge closed meanwhile answers
+## [code]bridge_down[/code].
 func request(method: String, params: Dictionary) -> Dictionary:
-	if _node == null:
-		return _error_reply("bridge_down", "the in-process bridge is not running: " + last_error)
-	_next_id += 1
-	var message := {"id": _next_id, "method": method, "params": params}
-	var text = _node.call("request", JSON.print(message))
-	var parsed := JSON.parse(str(text))
-	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
-		return _error_reply("bridge_down", "the Python bridge answered something that is not JSON")
-	return parsed.result
+	if _python == null:
+		return error_reply("bridge_down", "the in-process bridge is not running: " + _failure)
+	_next_key += 1
+	var key: int = _next_key
+	var python: RefCounted = _python
+	var text: String = python.call(
+		"submit", key, JSON.stringify({"id": key, "method": method, "params": params})
+	)
+	while text == "":
+		await (Engine.get_main_loop() as SceneTree).process_frame
+		if _python != python:
+			return error_reply("bridge_down", "the in-process bridge was closed")
+		text = python.call("take", key)
+	return parse_reply(text)
 
 
+## Lets the Python side go (a slow request still running finishes in its thread, unread).
 func close() -> void:
-	if _node != null:
-		# Out of the tree and freed now: queue_free() frees only at the end of the frame, so a
-		# bridge started again in this frame found the name taken ("@SorteioPython@2"), and at
-		# exit the queued node was never freed. Safe: nothing of the child's is on the stack.
-		if _node.get_parent() != null:
-			_node.get_parent().remove_child(_node)
-		_node.free()
-		_node = null
+	_python = null
 
 
-func _error_reply(code: String, message: String) -> Dictionary:
-	return {"id": null, "ok": false, "error": {"code": code, "message": message}}
+static func _register() -> void:
+	# Only a release template accepts a class registered after start-up (an editor build
+	# refuses to make it: "can only be instantiated by editor"), and only an exported game can
+	# be started from a folder without the .pyextension, so only there is it needed.
+	if OS.has_feature("template") and ResourceLoader.exists(LOADER):
+		var loader: Script = load(LOADER)
+		if loader != null:
+			loader.reload()  # imports the module; its return value says nothing useful here
+
+
+func _not_registered() -> String:
+	if not extension_loaded():
+		if FileAccess.file_exists(GDEXTENSION):
+			return (
+				"the Python GDExtension is in the project but not loaded: open the project in "
+				+ "the editor once (it lists the extension in .godot/extension_list.cfg)"
+			)
+		return (
+			"the Python GDExtension is not installed (res://addons/godot-python-extension/): "
+			+ "see addons/sorteio/docs/in_process.md, or set the bridge to socket"
+		)
+	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
+		return (
+			"%s is missing: copy addons/sorteio/python/sorteio.pyextension to the project root "
+			+ "(the extension imports the addon's Python side from there), then restart"
+		) % PYEXTENSION
+	return (
+		"the addon's Python side did not register %s (its Python error is in Godot's output "
+		+ "above)"
+	) % PYTHON_CLASS
+
+
+func _fail(message: String) -> bool:
+	_failure = message
+	failed.emit.call_deferred(message)
+	return false

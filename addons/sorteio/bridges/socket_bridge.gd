@@ -1,78 +1,87 @@
-extends Reference
-# Socket bridge: talks to `python -m sorteio.bridge.server` (or `sorteio serve`) on 127.0.0.1.
-#
-# Frames are a 4-byte big-endian byte length + UTF-8 JSON (see addons/sorteio/README.md).
-# The server writes {"port", "token", "pid"} to a port file (mode 0600); we read it, connect,
-# and send the token with every request. Reads never block: a dead or silent server turns
-# into an error reply within request_timeout_ms, never a frozen game.
+extends SorteioBridge
+## The socket bridge: a [code]sorteio serve[/code] child on 127.0.0.1, spoken to in framed JSON.
+##
+## Frames are a 4-byte big-endian byte length and that many bytes of UTF-8 JSON (docs/protocol.md,
+## "Socket bridge"). The server writes [code]{"port", "token", "pid"}[/code] to a port file
+## (mode 0600); the bridge reads it, connects, and sends the token with every request.
+## Nothing here blocks a frame for long: start-up is polled once a frame, and a request waits for
+## its reply a short while in place (a draw answers in a fraction of a millisecond) and then
+## awaits frames until the reply comes or its time runs out. A server that dies turns into
+## [signal SorteioBridge.failed] at the next poll or request.
 
-const HEADER_SIZE := 4
-const MAX_FRAME := 1048576
-const CODE_DOWN := "bridge_down"
-# A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json (see SorteioNode).
-const PORT_FILE_PREFIX := "sorteio_bridge_"
-# sorteio.bridge.server.LAUNCHER (tests/test_bridge_server.py checks they match): runs the server
-# and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
-const LAUNCHER := (
+const HEADER_SIZE: int = 4
+const MAX_FRAME: int = 1048576
+## A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json.
+const PORT_FILE_PREFIX: String = "sorteio_bridge_"
+## sorteio.bridge.server.LAUNCHER (tests/test_godot4_node.py checks they match): runs the server
+## and writes any start-up error (e.g. "No module named 'sorteio'") to the file given first.
+const LAUNCHER: String = (
 	"import sys,os;e=sys.argv.pop(1);h=sys.excepthook;"
 	+ "f=os.O_WRONLY|os.O_CREAT|os.O_TRUNC|getattr(os,'O_NOFOLLOW',0);"
 	+ "sys.excepthook=lambda t,v,b:(h(t,v,b),"
 	+ "os.write(os.open(e,f,0o600),('%s: %s'%(t.__name__,v)).encode()));"
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
+## The frozen server an exported game ships beside itself: run with the launcher's arguments,
+## without [code]-c LAUNCHER[/code].
+const FROZEN_SERVER: String = "sorteio-serve"
+## Requests that read and compile a deck: the server answers them from a worker thread within
+## 30 s (else a [code]timeout[/code] reply), so the bridge waits a little longer for them.
+const SLOW_METHODS: PackedStringArray = ["new_match", "load"]
+const SLOW_REQUEST_TIMEOUT_MS: int = 35000
+## How long a request waits for its reply in place before it lets frames run (microseconds).
+const SPIN_USEC: int = 2000
 
-# The frozen server an exported game ships (scripts/export/sorteio_serve.py): `python` with this
-# file name (+ ".exe") is run with the launcher's arguments, without `-c LAUNCHER`.
-const FROZEN_SERVER := "sorteio-serve"
+## The interpreter (or frozen server) to start.
+var python: String = "python3"
+## Absolute path of the port file: the server writes it, or (join_existing) it already exists.
+var port_file: String = ""
+## Join the server whose port file is [member port_file] instead of starting one.
+var join_existing: bool = false
+var startup_timeout_ms: int = 15000
+var request_timeout_ms: int = 5000
+## The server child's PID (-1: none, exited, or a joined server).
+var pid: int = -1
 
-var python := "python3"
-var port_file := ""
-var join_existing := false
-var startup_timeout_ms := 15000
-var request_timeout_ms := 5000
-var last_error := ""
-var pid := -1
-
+var _owner: Node = null
 var _peer: StreamPeerTCP = null
-var _token := ""
-var _port := 0
-var _deadline := 0
-var _next_id := 0
-var _status := "idle"
+var _token: String = ""
+var _port: int = 0
+var _deadline: int = 0
+var _next_id: int = 0
+var _status: String = "idle"
+var _error: String = ""
 
 
 func kind() -> String:
 	return "socket"
 
 
-func start() -> bool:
-	# Launch the server child (or join one whose port file exists) without waiting for it.
-	_deadline = OS.get_ticks_msec() + startup_timeout_ms
+## Launches the server child (or prepares to join one) without waiting for it.
+func start(owner: Node) -> bool:
+	_owner = owner
+	_deadline = Time.get_ticks_msec() + startup_timeout_ms
 	_status = "starting"
 	if join_existing:
 		return true
-	var dir := Directory.new()
-	if dir.file_exists(port_file):
-		dir.remove(port_file)
-	if dir.file_exists(_error_file()):
-		dir.remove(_error_file())
-	var args := PoolStringArray()
+	for path: String in [port_file, _error_file()]:
+		if FileAccess.file_exists(path):
+			DirAccess.remove_absolute(path)
+	var args: PackedStringArray = []
 	if not is_frozen_server():
-		args.append_array(PoolStringArray(["-c", LAUNCHER]))
+		args.append_array(["-c", LAUNCHER])
 	args.append_array(
-		PoolStringArray(
-			[
-				_error_file(),
-				"--port",
-				"0",
-				"--port-file",
-				port_file,
-				"--parent-pid",
-				str(OS.get_process_id()),
-			]
-		)
+		[
+			_error_file(),
+			"--port",
+			"0",
+			"--port-file",
+			port_file,
+			"--parent-pid",
+			str(OS.get_process_id()),
+		]
 	)
-	pid = OS.execute(python, args, false)
+	pid = OS.create_process(python, args)
 	if pid <= 0:
 		pid = -1
 		_fail("could not start the Python '%s'. %s" % [python, _fix_hint()])
@@ -80,14 +89,14 @@ func start() -> bool:
 	return true
 
 
+## True when [member python] names the frozen server (sorteio-serve[.exe]).
 func is_frozen_server() -> bool:
 	return python.get_file().get_basename() == FROZEN_SERVER
 
 
+## The server child's PID while it runs; -1 once it exited (or none was started).
 func live_pid() -> int:
-	# The server child's PID while it runs; -1 once it exited (or none was started).
-	if pid > 0 and not _child_alive():
-		pid = -1
+	_child_running()
 	return pid
 
 
@@ -99,118 +108,109 @@ func has_failed() -> bool:
 	return _status == "failed"
 
 
+func failure() -> String:
+	return _error
+
+
+## One non-blocking step: start-up while starting, and once ready a check that the server is
+## still there (a dead one fails the bridge, so the node can say the match is lost).
 func poll() -> bool:
-	# One non-blocking step of the start-up; true once connected.
-	if _status == "starting":
-		_poll_port_file()
+	match _status:
+		"starting":
+			_poll_port_file()
+		"ready":
+			_check_alive()
 	if _status == "connecting":
 		_poll_connection()
-	if _status in ["starting", "connecting"] and OS.get_ticks_msec() > _deadline:
-		var what := "did not write %s" % port_file
+	if _status in ["starting", "connecting", "authenticating"] and Time.get_ticks_msec() > _deadline:
+		var what: String = "did not write %s" % port_file
 		if _status == "connecting":
 			what = "did not accept a connection on port %d" % _port
+		elif _status == "authenticating":
+			what = "did not answer its first ping on port %d" % _port
 		_fail("the sorteio server %s within %d ms%s" % [what, startup_timeout_ms, _child_said()])
-		if pid > 0:
-			OS.kill(pid)  # a server that never came up is of no use: do not leave it running
-			pid = -1
+		_stop_child()  # a server that never came up is of no use: do not leave it running
 	return _status == "ready"
 
 
-func wait_ready() -> bool:
-	while _status in ["starting", "connecting"]:
-		if poll():
-			break
-		OS.delay_msec(5)
-	return _status == "ready"
-
-
+## Sends one request and returns its reply (see [method SorteioBridge.request]). Await it.
 func request(method: String, params: Dictionary) -> Dictionary:
-	# Send one request and wait for its reply (bounded by request_timeout_ms).
-	if not wait_ready():
-		return _down_reply(last_error)
+	if _status != "ready" and _status != "authenticating":
+		return SorteioBridge.error_reply("bridge_down", _error if _error != "" else "not ready")
 	_next_id += 1
-	var message := {"id": _next_id, "token": _token, "method": method, "params": params}
-	var body := JSON.print(message).to_utf8()
+	var message: Dictionary = {"id": _next_id, "token": _token, "method": method, "params": params}
+	var body: PackedByteArray = JSON.stringify(message).to_utf8_buffer()
 	if body.size() > MAX_FRAME:
-		return _error_reply("bad_request", "request of %d bytes is too large" % body.size())
-	var frame := _header(body.size())
+		return SorteioBridge.error_reply(
+			"bad_request", "request of %d bytes is too large" % body.size()
+		)
+	var frame: PackedByteArray = _header(body.size())
 	frame.append_array(body)
 	if _peer.put_data(frame) != OK:
-		return _down_reply(_fail("the sorteio server closed the connection"))
-	var deadline := OS.get_ticks_msec() + request_timeout_ms
-	var header = _read_exactly(HEADER_SIZE, deadline)
-	if header == null:
-		return _down_reply(last_error)
-	var length := _length(header)
+		return _down("the sorteio server closed the connection")
+	var limit: int = SLOW_REQUEST_TIMEOUT_MS if method in SLOW_METHODS else request_timeout_ms
+	var deadline: int = Time.get_ticks_msec() + maxi(limit, request_timeout_ms)
+	var header: PackedByteArray = await _read_exactly(HEADER_SIZE, deadline, limit)
+	if _status == "failed":
+		return _down(_error)
+	var length: int = _length(header)
 	if length <= 0 or length > MAX_FRAME:
-		return _down_reply(_fail("the sorteio server sent a bad frame of %d bytes" % length))
-	var reply_body = _read_exactly(length, deadline)
-	if reply_body == null:
-		return _down_reply(last_error)
-	var parsed := JSON.parse(reply_body.get_string_from_utf8())
-	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
-		return _down_reply(_fail("the sorteio server sent a reply that is not JSON"))
-	return parsed.result
+		return _down("the sorteio server sent a bad frame of %d bytes" % length)
+	var reply_body: PackedByteArray = await _read_exactly(length, deadline, limit)
+	if _status == "failed":
+		return _down(_error)
+	var parsed: Variant = JSON.parse_string(reply_body.get_string_from_utf8())
+	if not parsed is Dictionary:
+		return _down("the sorteio server sent a reply that is not JSON")
+	return parsed
 
 
+## Closes the connection, stops the server child (SIGTERM first, so it removes its own files and
+## a frozen server its unpacked folder) and removes this bridge's port and error files.
 func close() -> void:
 	if _peer != null:
 		_peer.disconnect_from_host()
 		_peer = null
-	if pid > 0:
-		OS.kill(pid)
-		pid = -1
-	# OS.kill is SIGKILL on Linux: the server cannot remove its port file (with the token).
+	_stop_child()
 	_remove_own_files()
 	if _status != "failed":
 		_status = "closed"
 
 
-static func clear_stale_port_files(dir_path: String, prefix := PORT_FILE_PREFIX) -> int:
-	# Remove the files `prefix<pid>.json*` in dir_path left by games that are no longer running
-	# (a game killed or crashed never removes its own). Keeps those of running games and, where
-	# a process cannot be checked (no /proc), everything. Returns how many were removed.
-	var dir := Directory.new()
-	if not dir.dir_exists("/proc/self") or dir.open(dir_path) != OK:
+## Removes the files [code]PREFIX<pid>*.json*[/code] in [param dir_path] of games no longer
+## running (a game killed or crashed never removes its own). Keeps those of running games and,
+## where a process cannot be checked (no /proc), everything. Returns how many were removed.
+static func clear_stale_port_files(dir_path: String, prefix: String = PORT_FILE_PREFIX) -> int:
+	if not DirAccess.dir_exists_absolute("/proc/self"):
 		return 0
-	var stale := []
-	dir.list_dir_begin(true, true)
-	var name := dir.get_next()
-	while name != "":
-		if name.begins_with(prefix) and not dir.current_is_dir():
-			# <pid>.json (older games) or <pid>_<node id>.json
-			var number: String = name.substr(prefix.length()).split(".")[0].split("_")[0]
-			if number.is_valid_integer() and not _process_alive(int(number)):
-				stale.append(name)
-		name = dir.get_next()
-	dir.list_dir_end()
-	for stale_name in stale:
-		dir.remove(dir_path.plus_file(stale_name))
-	return stale.size()
+	var removed: int = 0
+	for name: String in DirAccess.get_files_at(dir_path):
+		if not name.begins_with(prefix):
+			continue
+		# <pid>.json (older games) or <pid>_<node id>.json
+		var number: String = name.substr(prefix.length()).split(".")[0].split("_")[0]
+		if number.is_valid_int() and not _process_alive(int(number)):
+			if DirAccess.remove_absolute(dir_path.path_join(name)) == OK:
+				removed += 1
+	return removed
 
 
 static func _process_alive(process_id: int) -> bool:
-	# Linux: /proc/<pid>/stat says whether it runs or is a zombie (gone, not yet reaped).
+	# Another program's process (not our child): /proc/<pid>/stat, a zombie counts as gone.
 	if process_id <= 0:
 		return false
-	var file := File.new()
-	var path := "/proc/%d/stat" % process_id
-	if not file.file_exists(path):
+	var path: String = "/proc/%d/stat" % process_id
+	if not FileAccess.file_exists(path):
 		return false
-	if file.open(path, File.READ) != OK:
-		return true
-	var stat := file.get_line()
-	file.close()
-	var after_name := stat.find_last(")")
+	var stat: String = FileAccess.get_file_as_string(path)
+	var after_name: int = stat.rfind(")")
 	return after_name < 0 or stat.substr(after_name + 2, 1) != "Z"
 
 
 func _poll_port_file() -> void:
-	var file := File.new()
-	if not file.file_exists(port_file):
-		if pid > 0 and not _child_alive():
-			var dead := pid
-			pid = -1
+	if not FileAccess.file_exists(port_file):
+		var dead: int = pid
+		if dead > 0 and not _child_running():
 			_fail(
 				(
 					"the sorteio server (%s, pid %d) exited before it was ready%s. %s"
@@ -218,13 +218,10 @@ func _poll_port_file() -> void:
 				)
 			)
 		return
-	if file.open(port_file, File.READ) != OK:
-		return
-	var parsed := JSON.parse(file.get_as_text())
-	file.close()
-	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
+	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(port_file))
+	if not parsed is Dictionary:
 		return  # being written: try again on the next poll
-	var info: Dictionary = parsed.result
+	var info: Dictionary = parsed
 	_port = int(info.get("port", 0))
 	_token = str(info.get("token", ""))
 	_peer = StreamPeerTCP.new()
@@ -235,25 +232,87 @@ func _poll_port_file() -> void:
 
 
 func _poll_connection() -> void:
-	var status := _peer.get_status()
+	_peer.poll()
+	var status: StreamPeerTCP.Status = _peer.get_status()
 	if status == StreamPeerTCP.STATUS_CONNECTED:
 		_peer.set_no_delay(true)
-		_status = "ready"
-		# Authenticate now: the server closes a connection that sends no request with the token
-		# within its AUTH_TIMEOUT (10 s), and a game may wait longer before its first call.
-		var reply := request("ping", {})
-		if not reply.get("ok", false) and _status == "ready":
-			var error: Dictionary = reply.get("error", {})
-			_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
+		_status = "authenticating"
+		_authenticate()
 	elif status != StreamPeerTCP.STATUS_CONNECTING:
 		_fail("the sorteio server refused the connection on port %d" % _port)
 
 
-func _child_alive() -> bool:
-	# Elsewhere than Linux (no /proc): assume alive and let the start-up timeout decide.
-	if not Directory.new().dir_exists("/proc/self"):
+func _authenticate() -> void:
+	# At once: the server closes a connection that sends no request with the token within 10 s,
+	# and a game may wait longer than that before its first call.
+	var reply: Dictionary = await request("ping", {})
+	if _status != "authenticating":
+		return
+	if not reply.get("ok", false):
+		var error: Dictionary = reply.get("error", {})
+		_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
+		return
+	_status = "ready"
+	became_ready.emit()
+
+
+func _check_alive() -> void:
+	_peer.poll()
+	if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		_fail("the sorteio server closed the connection")
+	elif pid > 0 and not _child_running():
+		_fail("the sorteio server (%s) exited" % python)
+
+
+func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
+	var data: PackedByteArray = []
+	var spin_until: int = Time.get_ticks_usec() + SPIN_USEC
+	while data.size() < count:
+		_peer.poll()
+		if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+			_fail("the sorteio server closed the connection")
+			return data
+		var available: int = _peer.get_available_bytes()
+		if available > 0:
+			var got: Array = _peer.get_partial_data(mini(available, count - data.size()))
+			if got[0] != OK:
+				_fail("the sorteio server closed the connection")
+				return data
+			data.append_array(got[1])
+		elif Time.get_ticks_msec() > deadline:
+			_fail("the sorteio server did not answer within %d ms" % limit)
+			return data
+		elif Time.get_ticks_usec() < spin_until or _owner == null or not _owner.is_inside_tree():
+			OS.delay_usec(20)
+		else:
+			await _owner.get_tree().process_frame  # a slow request: let the game's frames run
+	return data
+
+
+func _child_running() -> bool:
+	# Our child: OS.is_process_running reaps it once it exited, and asking again about a reaped
+	# PID logs an engine error, so the PID is forgotten the first time it is found gone.
+	if pid <= 0:
+		return false
+	if OS.is_process_running(pid):
 		return true
-	return _process_alive(pid)
+	pid = -1
+	return false
+
+
+func _stop_child() -> void:
+	if _child_running():
+		# SIGTERM: the server stops cleanly (port file removed; a frozen server's bootloader
+		# deletes its unpacked folder). OS.kill is SIGKILL, kept for what does not stop.
+		var terminated: bool = false
+		if OS.get_name() in ["Linux", "macOS", "FreeBSD", "NetBSD", "OpenBSD", "BSD"]:
+			terminated = OS.execute("kill", ["-TERM", str(pid)]) == 0
+		var until: int = Time.get_ticks_msec() + 2000
+		while terminated and _child_running() and Time.get_ticks_msec() < until:
+			OS.delay_msec(5)
+		if _child_running():
+			OS.kill(pid)
+	pid = -1
 
 
 func _remove_own_files() -> void:
@@ -261,39 +320,20 @@ func _remove_own_files() -> void:
 	# of a server it joined).
 	if join_existing or port_file == "":
 		return
-	var dir := Directory.new()
-	for path in [port_file, _error_file()]:
-		if dir.file_exists(path):
-			dir.remove(path)
+	for path: String in [port_file, _error_file()]:
+		if FileAccess.file_exists(path):
+			DirAccess.remove_absolute(path)
 
 
-func _read_exactly(count: int, deadline: int):
-	var data := PoolByteArray()
-	while data.size() < count:
-		if _peer == null or not _peer.is_connected_to_host():
-			_fail("the sorteio server closed the connection")
-			return null
-		var got: Array = _peer.get_partial_data(count - data.size())
-		if got[0] != OK:
-			_fail("the sorteio server closed the connection")
-			return null
-		if got[1].size() > 0:
-			data.append_array(got[1])
-		elif OS.get_ticks_msec() > deadline:
-			_fail("the sorteio server did not answer within %d ms" % request_timeout_ms)
-			return null
-		else:
-			OS.delay_usec(50)
-	return data
-
-
-func _header(length: int) -> PoolByteArray:
-	return PoolByteArray(
+func _header(length: int) -> PackedByteArray:
+	return PackedByteArray(
 		[(length >> 24) & 255, (length >> 16) & 255, (length >> 8) & 255, length & 255]
 	)
 
 
-func _length(header: PoolByteArray) -> int:
+func _length(header: PackedByteArray) -> int:
+	if header.size() < HEADER_SIZE:
+		return -1
 	return (header[0] << 24) | (header[1] << 16) | (header[2] << 8) | header[3]
 
 
@@ -303,21 +343,17 @@ func _error_file() -> String:
 
 func _child_said() -> String:
 	# The server's own start-up error, written by LAUNCHER ("" when there is none).
-	if join_existing:
+	if join_existing or not FileAccess.file_exists(_error_file()):
 		return ""
-	var file := File.new()
-	if not file.file_exists(_error_file()) or file.open(_error_file(), File.READ) != OK:
-		return ""
-	var text := file.get_as_text().strip_edges()
-	file.close()
-	Directory.new().remove(_error_file())
+	var text: String = FileAccess.get_file_as_string(_error_file()).strip_edges()
+	DirAccess.remove_absolute(_error_file())
 	return ": Python said: " + text if text != "" else ""
 
 
 func _fix_hint() -> String:
-	# For a game programmer: what to install and where to point the node (addons README).
+	# For a game programmer: what to install and where to point the node (the addon README).
 	if is_frozen_server():
-		return "The frozen server shipped with the game failed; rebuild the export (make export)"
+		return "The frozen server shipped with the game failed; export the game again"
 	return (
 		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
 		+ "("
@@ -331,41 +367,38 @@ func _fix_hint() -> String:
 static func _install_command() -> String:
 	# The release zip's installer picks the wheel that fits the user's Python: the compiled
 	# kernel (manylinux, one CPython version) or the pure one (scripts/install_wheel.py).
-	var installer := "res://addons/sorteio/wheel/install.py"
-	if File.new().file_exists(installer):
+	var installer: String = "res://addons/sorteio/wheel/install.py"
+	if FileAccess.file_exists(installer):
 		return "python3 " + ProjectSettings.globalize_path(installer)
 	return "python3 -m pip install " + _package_to_install()
 
 
 static func _package_to_install() -> String:
-	# The release zip carries the package as a wheel: name the file a zip user has, not a
-	# checkout they lack.
-	var wheels := []
-	var dir := Directory.new()
-	if dir.open("res://addons/sorteio/wheel") == OK and dir.list_dir_begin(true, true) == OK:
-		var name := dir.get_next()
-		while name != "":
-			if name.get_extension() == "whl":
-				wheels.append(name)
-			name = dir.get_next()
-		dir.list_dir_end()
-	if wheels.empty():
+	# The release zip carries the package as a wheel: name the file a zip user has.
+	var wheels: Array[String] = []
+	if not DirAccess.dir_exists_absolute("res://addons/sorteio/wheel"):
+		return "/path/to/a/sorteio/checkout"
+	for name: String in DirAccess.get_files_at("res://addons/sorteio/wheel"):
+		if name.get_extension() == "whl":
+			wheels.append(name)
+	if wheels.is_empty():
 		return "/path/to/a/sorteio/checkout"
 	wheels.sort()
 	return ProjectSettings.globalize_path("res://addons/sorteio/wheel/" + wheels[-1])
 
 
 func _fail(message: String) -> String:
-	last_error = message
+	var first: bool = _status != "failed"
+	_error = message
 	_status = "failed"
 	if _peer != null:
 		_peer.disconnect_from_host()
+	if first:
+		failed.emit(message)
 	return message
 
 
-func _down_reply(message: String) -> Dictionary:
-	return _error_reply(CODE_DOWN, message)
-
-
-func _error_reply(code: String, message: String) -> Dictionary:
-	return {"id": null, "ok": false, "error": {"code": code, "message": message}}
+func _down(message: String) -> Dictionary:
+	if _status != "failed":
+		_fail(message)
+	return SorteioBridge.error_reply("bridge_down", message)

@@ -1,4 +1,5 @@
-"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate.
+"""The designers' requests behind the Godot editor panel: validate, lint, preview, simulate,
+spreadsheets.
 
 The same answers the CLI gives (``sorteio validate``, ``lint``, ``turn``, ``simulate``), as plain
 JSON-safe dicts for a bridge to carry; the panel only draws them (no rule or statistic is computed
@@ -26,8 +27,10 @@ from ..lint import lint_deck
 from ..loader import DeckError, load_deck, resolve_deck_path
 from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
 from ..results import TurnEnd, TurnStart
+from ..sim.from_situation import situation_tally
 from ..sim.report import sweep_json
 from ..sim.sweep import (
+    SEED_STRIDE,
     ScenarioResult,
     SweepError,
     SweepResult,
@@ -37,6 +40,8 @@ from ..sim.sweep import (
     parse_param,
     run_chunk,
 )
+from ..situation import Situation, load_situation, situation_engine
+from ..state import restore_state
 from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
 
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
@@ -147,33 +152,47 @@ def _read_state(path: str) -> Any:
     return data
 
 
+def _path_param(params: Dict[str, Any], name: str) -> Optional[str]:
+    value = params.get(name)
+    if value is not None and not isinstance(value, str):
+        raise DesignerError("bad_request", f"'{name}' must be a file path or null")
+    return value or None
+
+
 def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     """``sorteio turn``: the next turn's cards with why each came (§3.3, §3.4, §5).
 
     Params: ``deck`` (path, name or null); ``state``: path of a saved match (``play --save`` or
-    ``Sorteio.save_state()`` as JSON), or null for the match start; ``seed`` (int >= 0, the
-    match seed when there is no state, and the simulated player's); ``policy`` (``random`` or
-    ``protect``): cards after the first depend on the options chosen, so the preview plays them.
-    Result: ``{"file", "from": "start"|"state", "rows": [...], "ending": text or null}``, rows
-    being ``turn_started`` (``mandatory`` with ``texto``), ``card_played`` (``reason_text``: the
-    CLI's sentence) and ``turn_ended``.
+    ``Sorteio.save_state()`` as JSON), or ``situation``: path of a situation file (or a shipped
+    sample's name, ``secao4``; ``sorteio.situation``), or neither for the match start; ``seed``
+    (int >= 0, the draw's seed when there is no state, and the simulated player's); ``policy``
+    (``random`` or ``protect``): cards after the first depend on the options chosen, so the
+    preview plays them. Result: ``{"file", "from": "start"|"state"|"situation", "rows": [...],
+    "ending": text or null, "deck_update": [...]}``, rows being ``turn_started`` (``mandatory``
+    with ``texto``), ``card_played`` (``reason_text``: the CLI's sentence) and ``turn_ended``;
+    ``deck_update``: what loading a save of an earlier version of the deck changed
+    (``sorteio.upgrade``). A bad situation file raises ``SituationError`` naming file and field.
     """
     deck_name = _deck_param(params)
-    state_path = params.get("state")
-    if state_path is not None and not isinstance(state_path, str):
-        raise DesignerError("bad_request", "'state' must be a file path or null")
+    state_path = _path_param(params, "state")
+    situation_path = _path_param(params, "situation")
+    if state_path and situation_path:
+        raise DesignerError("bad_request", "give 'state' or 'situation', not both")
     seed = _int(params, "seed", 0, 0, 2**31 - 1)
     policy = _policy(params)
+    notes: List[str] = []
+    deck = load_deck(deck_name)
     if state_path:
         data = _read_state(state_path)
         if isinstance(data, dict) and isinstance(data.get("engine"), dict):
             data = data["engine"]  # the Godot node's wrapper {"format", "deck", "seed", "engine"}
-        deck = load_deck(deck_name)
-        engine = Engine.from_state(deck, data)
+        engine = Engine(deck)
+        notes = restore_state(engine, data)
         if engine.phase == ENDED:
             raise SorteioError(f"{state_path}: the match has already ended")
+    elif situation_path:
+        engine = situation_engine(deck, load_situation(situation_path, deck), seed)
     else:
-        deck = load_deck(deck_name)
         engine = Engine(deck, seed)
     chooser = make_policy(policy, seed)
     rows = _Collector(Names.of(deck))
@@ -183,10 +202,11 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     if not shown and engine.phase == TURN_START:
         rows.turn_started(engine.start_turn())
         play_turn(engine, chooser, rows)
-    return {"file": _source(deck_name), "from": "state" if state_path else "start",
-            "rows": rows.rows,
+    origin = "state" if state_path else "situation" if situation_path else "start"
+    return {"file": _source(deck_name), "from": origin, "rows": rows.rows,
             "ending": (ending_text(rows.names, engine.ending.to_dict())
-                       if engine.ending is not None else None)}
+                       if engine.ending is not None else None),
+            "deck_update": notes}
 
 
 # -- simulate --------------------------------------------------------------------------------
@@ -215,9 +235,10 @@ class SimulationJob:
     """One ``sorteio simulate`` run played a chunk at a time (see the module docstring)."""
 
     def __init__(self, deck: Any, grid: Dict[str, List[int]], matches: int, seed: int,
-                 policy: str) -> None:
+                 policy: str, situation: Optional[Situation] = None) -> None:
         self.deck, self.grid, self.matches = deck, grid, matches
         self.seed, self.policy = seed, policy
+        self.situation = situation  # matches start there, played by the oracle
         self.scenarios = build_scenarios(deck, grid)
         check_size(len(self.scenarios), matches)
         self.total = len(self.scenarios) * matches
@@ -236,7 +257,13 @@ class SimulationJob:
         """Play chunks, in match order, until ``budget_ms`` has passed (at least one chunk)."""
         deadline = time.perf_counter() + budget_ms / 1000
         for sc, start, count in self._work:
-            tally = run_chunk(self._deck_json, sc.params, self.policy, self.seed, start, count)
+            if self.situation is not None:
+                base = self.seed * SEED_STRIDE + start
+                tally = situation_tally(self.deck, self.situation, range(base, base + count),
+                                        self.policy)
+            else:
+                tally = run_chunk(self._deck_json, sc.params, self.policy, self.seed, start,
+                                  count)
             whole = self._tallies.get(sc.index)
             if whole is None:
                 self._tallies[sc.index] = tally
@@ -256,7 +283,8 @@ class SimulationJob:
             for r in done:
                 r.diff = paired_difference(r.tally.catastrophe, base.tally.catastrophe)
             sweep = SweepResult(done, list(self.grid), self.matches, self.seed, self.policy,
-                                self.deck.nome, False, len(done), 1)
+                                self.deck.nome, False, len(done), 1,
+                                kernel="oracle" if self.situation is not None else "python")
             data = sweep_json(sweep, Names.of(self.deck))  # with "names": id -> display name
             for row, r in zip(data["scenarios"], done):
                 row["card_draws_per_match"] = r.card_frequency()
@@ -265,19 +293,122 @@ class SimulationJob:
         return self._result
 
 
+PER_CARD_CHUNK = 500  # matches per chunk of a per-card job (C kernel ~2 ms, Python ~35 ms)
+
+
+class PerCardJob:
+    """``sorteio simulate --per-card`` played a chunk at a time (``percard_study.PerCardPlan``):
+    rounds until every card's Δ catastrophe is known to ``precision`` points or the cap, then
+    Benjamini-Hochberg. ``total`` grows after each round (the matches the cards still need)."""
+
+    def __init__(self, deck: Any, seed: int, policy: str, precision: float,
+                 max_matches: int) -> None:
+        from ..sim.percard_study import PerCardPlan
+
+        self.deck = deck
+        self.plan = PerCardPlan(deck, seed, policy, precision, max_matches,
+                                chunk=PER_CARD_CHUNK)
+        self._deck_json = deck.model_dump_json()
+        self._work = iter(self.plan.work())
+        self._result: Optional[Dict[str, Any]] = None
+
+    @property
+    def done(self) -> int:
+        return self.plan.done
+
+    @property
+    def total(self) -> int:
+        return self.plan.progress().planned
+
+    @property
+    def finished(self) -> bool:
+        return self.plan.finished
+
+    def extra(self) -> Dict[str, Any]:
+        p = self.plan.progress()
+        return {"round": p.round if self.finished else p.round + 1,
+                "cards_settled": p.settled, "cards": p.cards}
+
+    def step(self, budget_ms: int) -> None:
+        """Play chunks until ``budget_ms`` has passed (at least one), ending rounds as they
+        complete."""
+        deadline = time.perf_counter() + budget_ms / 1000
+        plan = self.plan
+        params = plan.scenarios[0].params
+        while not plan.finished:
+            item = next(self._work, None)
+            if item is None:
+                plan.end_round()
+                self._work = iter(plan.work())
+                continue
+            s_index, start, count = item
+            plan.add(item, run_chunk(self._deck_json, params, plan.policy, plan.seed, start,
+                                     count, None, plan.scenarios[s_index].without,
+                                     plan.keep_meters(s_index)))
+            if time.perf_counter() >= deadline:
+                break
+
+    def result(self) -> Dict[str, Any]:
+        """The figures ``sorteio simulate --per-card --json`` prints (``percard_report``), with
+        ``names`` (id -> display name) and ``kernel``."""
+        if self._result is None:
+            from ..sim.kernels import kernel_name
+            from ..sim.percard_report import per_card_json
+
+            data = per_card_json(self.plan.result(kernel_name(), 1))
+            names = Names.of(self.deck)
+            data["names"] = {"medidores": names.meters, "modos": names.modes,
+                             "atores": names.actors}
+            self._result = json.loads(json.dumps(data))
+        return self._result
+
+
+def _per_card_params(params: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """``per_card``: null/false (a sweep), true (the defaults) or ``{"precision": points,
+    "max_matches": n}``."""
+    from ..sim.percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
+
+    value = params.get("per_card")
+    if value is None or value is False:
+        return None
+    if value is True:
+        value = {}
+    if not isinstance(value, dict):
+        raise DesignerError("bad_request", "'per_card' must be true, false, null or an object "
+                                           "{precision, max_matches}")
+    precision = value.get("precision", DEFAULT_HALF_WIDTH_PP)
+    if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
+            or not 0.01 <= precision <= 50):
+        raise DesignerError("bad_request", "'per_card.precision' must be a number of points "
+                                           "from 0.01 to 50")
+    cap = _int(value, "max_matches", DEFAULT_MAX_MATCHES, 1, 1_000_000)
+    return {"precision": float(precision), "max_matches": cap}
+
+
 class Simulations:
     """The running simulation jobs of one handler, by id."""
 
     def __init__(self) -> None:
-        self.jobs: Dict[int, SimulationJob] = {}
+        self.jobs: Dict[int, Any] = {}  # SimulationJob or PerCardJob
         self._ids = itertools.count(1)
 
     def start(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_start``. Params: ``deck``; ``matches`` (1-1,000,000, default 3000);
         ``seed`` (default 0); ``policy``; ``sweep``: list of ``"name=values"`` strings as
         ``sorteio simulate --param`` takes (e.g. ``"teto_obrigatorias=2..4"``), or null for the
-        deck's own parameters only. Result ``{"job", "total", "scenarios"}``."""
+        deck's own parameters only; ``situation``: a situation file's path (or ``secao4``) every
+        match starts from (``sorteio simulate --situation``; no sweep then), or null;
+        ``per_card``: true or ``{"precision": points (default 0.2), "max_matches": per card
+        (default 200,000)}`` for the per-card study instead of a sweep (``PerCardJob``;
+        ``matches``, ``sweep`` and ``situation`` are then not taken). Result ``{"job", "total",
+        "scenarios"}``."""
         deck = load_deck(_deck_param(params))
+        per_card = _per_card_params(params)
+        situation_path = _path_param(params, "situation")
+        if per_card is not None and situation_path:
+            raise DesignerError("bad_request", "'per_card' plays whole matches of the deck: "
+                                               "give no 'situation'")
+        situation = load_situation(situation_path, deck) if situation_path else None
         matches = _int(params, "matches", DEFAULT_MATCHES, 1, 1_000_000)
         seed = _int(params, "seed", 0, 0, 2**31 - 1)
         policy = _policy(params)
@@ -285,23 +416,35 @@ class Simulations:
         if not isinstance(sweep, list) or not all(isinstance(s, str) for s in sweep):
             raise DesignerError("bad_request", "'sweep' must be a list of 'name=values' strings")
         grid: Dict[str, List[int]] = {}
+        job: Any
+        if situation is not None and sweep:
+            raise DesignerError("bad_request", "a simulation from a 'situation' runs the deck's "
+                                "own parameters: no 'sweep'")
         try:
             for text in sweep:
                 name, values = parse_param(text)
                 grid[name] = values
-            job = SimulationJob(deck, grid, matches, seed, policy)
+            if per_card is not None:
+                if grid:
+                    raise DesignerError("bad_request", "'per_card' compares cards under the "
+                                                       "deck's own parameters: give no 'sweep'")
+                job = PerCardJob(deck, seed, policy, **per_card)
+            else:
+                job = SimulationJob(deck, grid, matches, seed, policy, situation)
         except SweepError as exc:
             raise DesignerError("bad_request", str(exc)) from None
         while len(self.jobs) >= MAX_JOBS:
             del self.jobs[min(self.jobs)]
         ident = next(self._ids)
         self.jobs[ident] = job
-        return {"job": ident, "total": job.total, "scenarios": len(job.scenarios)}
+        scenarios = len(job.plan.scenarios) if per_card is not None else len(job.scenarios)
+        return {"job": ident, "total": job.total, "scenarios": scenarios}
 
     def step(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_step`` [``job``, ``budget_ms`` 1-5000, default 150]: plays on. Result
         ``{"job", "done", "total", "finished", "result"}``; ``result`` (the figures, see
-        ``SimulationJob.result``) only once finished, when the job is forgotten."""
+        ``SimulationJob.result`` and ``PerCardJob.result``) only once finished, when the job is
+        forgotten. A per-card job adds ``round``, ``cards_settled`` and ``cards``."""
         job_id = self._job_id(params)
         job = self.jobs[job_id]
         job.step(_int(params, "budget_ms", DEFAULT_BUDGET_MS, 1, 5000))
@@ -309,8 +452,11 @@ class Simulations:
         if job.finished:
             result = job.result()
             del self.jobs[job_id]
-        return {"job": job_id, "done": job.done, "total": job.total, "finished": job.finished,
-                "result": result}
+        reply = {"job": job_id, "done": job.done, "total": job.total,
+                 "finished": job.finished, "result": result}
+        if isinstance(job, PerCardJob):
+            reply.update(job.extra())
+        return reply
 
     def cancel(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_cancel`` [``job``]: forget a job (the panel's Stop button)."""
@@ -323,3 +469,60 @@ class Simulations:
         if job_id not in self.jobs:
             raise DesignerError("no_job", f"no simulation job {job_id} (finished or cancelled)")
         return job_id
+
+
+# -- spreadsheets (issue 15) -----------------------------------------------------------------
+
+
+def _required_path(params: Dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise DesignerError("bad_request", f"'{name}' must be a file path")
+    return value
+
+
+def _sheet_row(source: str, issue: Any, severity: str) -> Dict[str, Any]:
+    return {"severity": severity, "file": source, "cell": issue.cell, "card_id": issue.card_id,
+            "field": issue.column, "message": issue.message}
+
+
+def sheet_export(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet export``: params ``deck`` (path, built-in name or null) and ``sheet``
+    (the file to write: ``.xlsx``, or ``.csv`` for Excel pt-BR). Result ``{"file", "format":
+    "xlsx"|"csv", "deck", "cards", "warnings": [row]}``, a row being ``{"severity", "file",
+    "cell" ("cartas!C14"), "card_id", "field" (the column), "message"}``. A deck that does not
+    validate is a ``deck_error`` reply; a bad file name, a folder that does not exist or openpyxl
+    missing for .xlsx (``pip install 'sorteio[sheets]'``) a ``bad_request``."""
+    from ..sheets import SheetError, export_deck
+
+    deck_name = _deck_param(params)
+    target = _required_path(params, "sheet")
+    try:
+        done = export_deck(deck_name, target)
+    except SheetError as exc:
+        raise DesignerError("bad_request", str(exc)) from None
+    return {"file": done.file, "format": done.format, "deck": done.deck, "cards": done.cards,
+            "warnings": [_sheet_row(done.file, w, "warning") for w in done.warnings]}
+
+
+def sheet_import(params: Dict[str, Any]) -> Dict[str, Any]:
+    """``sorteio sheet import``: params ``sheet`` (the .xlsx or .csv to read) and ``out`` (the
+    .json deck to write; its key order is kept when it exists). A sheet with problems is a
+    normal answer, as ``validate``'s: ``{"file" (the sheet), "out", "valid": false, "written":
+    false, "errors": [row]}`` with every problem naming its cell (row as in ``sheet_export``);
+    else ``valid``/``written`` true and ``summary`` ``{"nome", "cards", "playable", "meters",
+    "actors"}``. Nothing is written when there is a problem."""
+    from ..sheets import SheetError, import_sheet
+
+    source = _required_path(params, "sheet")
+    target = _required_path(params, "out")
+    try:
+        done = import_sheet(source, target)
+    except SheetError as exc:
+        return {"file": source, "out": target, "valid": False, "written": False,
+                "errors": [_sheet_row(exc.source, i, "error") for i in exc.issues]}
+    deck = done.deck
+    return {"file": source, "out": done.file, "valid": True, "written": True, "errors": [],
+            "summary": {"nome": deck.nome, "cards": len(deck.cartas),
+                        "playable": sum(c.playable for c in deck.cartas),
+                        "meters": len(deck.medidores), "actors": len(deck.atores)}}

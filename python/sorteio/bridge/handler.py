@@ -15,7 +15,9 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``choose`` [``option``: index into ``card.opcoes``]
   -> ``{"choice": Choice, "ending", "snapshot"}``
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
-- ``load`` [``state``: a dict from save] -> same as ``state``
+- ``load`` [``state``: a dict from save] -> same as ``state``, plus ``deck_update``: what
+  adapting a save of another version of the deck changed, one sentence each (``[]`` when the
+  save was made with this deck; README "Determinism and saved matches")
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
 
 Texts for people come from ``sorteio.wording``, with the deck's names: every ``reason`` (of
@@ -37,6 +39,8 @@ The designers' requests (the Godot editor panel; no snapshot, no match needed; s
 - ``simulate_start`` [``deck``, ``matches``, ``seed``, ``policy``, ``sweep``] -> ``{"job", ...}``
 - ``simulate_step`` [``job``, ``budget_ms``] -> progress, then the result
 - ``simulate_cancel`` [``job``]
+- ``sheet_export`` [``deck``, ``sheet``: .xlsx or .csv path] -> the file written, warnings
+- ``sheet_import`` [``sheet``, ``out``: .json path] -> every problem by cell, or the deck written
 """
 
 import hmac
@@ -53,7 +57,7 @@ from . import protocol
 PROTOCOL_VERSION = 1
 # The editor panel's requests (sorteio.bridge.designer), dispatched like the others.
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
-                    "simulate_cancel")
+                    "simulate_cancel", "sheet_export", "sheet_import")
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 
@@ -72,6 +76,19 @@ def _default_engine_cls() -> Any:
     from ..engine import Engine
 
     return Engine
+
+
+def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
+    """``(engine, deck_update notes)``: a save of an earlier version of the deck is adapted to
+    it (``sorteio.upgrade``), the notes saying what changed, for the game to log. An injected
+    engine class with its own ``from_state`` loads with it (and gives no notes)."""
+    from ..engine import Engine
+    from ..state import restore_state
+
+    if getattr(engine_cls.from_state, "__func__", None) is not Engine.from_state.__func__:
+        return engine_cls.from_state(deck, data), []
+    engine = engine_cls(deck)
+    return engine, restore_state(engine, data)
 
 
 def _id_problem(value: Any) -> Optional[str]:
@@ -185,6 +202,14 @@ class Job:
             return self.handler.error_reply(self.request_id, exc)
 
 
+def reply_text(reply: Dict[str, Any]) -> str:
+    """A reply dict as the JSON text the in-process bridges hand to Godot. Never raises."""
+    try:
+        return protocol.encode_text(reply)
+    except protocol.FrameError as exc:  # not expected: ids are scalars, results plain data
+        return protocol.encode_text(protocol.error_reply(None, protocol.INTERNAL_ERROR, str(exc)))
+
+
 class RequestHandler:
     """Holds one match (deck + engine) and answers requests about it.
 
@@ -232,18 +257,17 @@ class RequestHandler:
 
     def handle_json(self, text: str) -> str:
         """In-process bridge entry: request JSON text in, reply JSON text out."""
+        job = self.job_from_text(text)
+        return reply_text(job.finish(job.run()))
+
+    def job_from_text(self, text: str) -> Job:
+        """``job`` for a request given as JSON text (text that is not a JSON request gives a job
+        whose ``finish`` returns the error reply). Never raises."""
         try:
             request = protocol.decode_text(text)
         except protocol.FrameError as exc:
-            reply = protocol.error_reply(None, exc.code, str(exc))
-        else:
-            reply = self.handle(request)
-        try:
-            return protocol.encode_text(reply)
-        except protocol.FrameError as exc:  # not expected: ids are scalars, results plain data
-            return protocol.encode_text(
-                protocol.error_reply(None, protocol.INTERNAL_ERROR, str(exc))
-            )
+            return Job(self, None, reply=protocol.error_reply(None, exc.code, str(exc)))
+        return self.job(request)
 
     def handle(self, request: Any) -> Dict[str, Any]:
         """Answer one decoded request, all in the calling thread. Never raises."""
@@ -457,11 +481,13 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
         deck = load_deck(source or None)
-        engine = self.engine_cls.from_state(deck, state["engine"])
+        engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
-        return deck, source or None, engine, seed, describe(deck, source or None, engine, seed)
+        result = describe(deck, source or None, engine, seed)
+        result["deck_update"] = notes
+        return deck, source or None, engine, seed, result
 
     def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
         return describe(self.deck, self.deck_source, self._engine(), self.seed)

@@ -6,8 +6,11 @@
  * random.seed(int) is init_by_array over the seed's 32-bit words (least significant first, one
  * zero word for 0), getrandbits(k) takes the top k bits of one word for k <= 32 and fills words
  * least significant first for k > 32; Rng.below(n) draws getrandbits(n.bit_length()) until the
- * value is below n. The rules then follow sim/kernel.py line for line, on the bitsets of
- * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order).
+ * value is below n. Generators are seeded 32 at a time, side by side (mt_seed_all: the same
+ * words as one init_by_array each). The rules then follow sim/kernel.py, on the bitsets of
+ * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order); the
+ * eligible set and its sizes (in all, per mode) are kept up to date as the match goes, where the
+ * Python kernel rebuilds them with a few big-int operations, so large decks cost less here.
  *
  * tests/test_kernel_differential.py runs the same differential tests against this kernel and the Python one.
  * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
@@ -19,21 +22,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(_MSC_VER) && !defined(restrict)
+#define restrict __restrict /* C99's restrict, as MSVC spells it */
+#endif
+
 #ifndef KERNEL_SOURCE_ID
 #define KERNEL_SOURCE_ID 0 /* setup.py passes 48 bits of this file's SHA-256 */
 #endif
 
 /* -- bit helpers ------------------------------------------------------------------------------ */
 
-/* Without -mpopcnt, gcc's __builtin_popcountll is a library call: a few inline operations are
- * faster, and the same on every compiler. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define popcount64(x) __builtin_popcountll(x)
+#define ctz64(x) __builtin_ctzll(x)
+/* n >= 1 */
+#define bit_length(n) (64 - __builtin_clzll(n))
+#else
+#define ALWAYS_INLINE inline
 static int popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-
 #if defined(_MSC_VER)
 #include <intrin.h>
 static int ctz64(uint64_t x) {
@@ -45,10 +57,7 @@ static int ctz64(uint64_t x) {
     _BitScanForward(&i, (unsigned long)(uint32_t)(x >> 32));
     return (int)i + 32;
 }
-#else
-#define ctz64(x) __builtin_ctzll(x)
 #endif
-
 static int bit_length(uint64_t n) {
     int k = 0;
     while (n) {
@@ -57,6 +66,7 @@ static int bit_length(uint64_t n) {
     }
     return k;
 }
+#endif
 
 /* -- MT19937, as CPython's Modules/_randommodule.c --------------------------------------------- */
 
@@ -66,10 +76,20 @@ static int bit_length(uint64_t n) {
 #define UPPER_MASK 0x80000000U
 #define LOWER_MASK 0x7fffffffU
 
+/* Generators are seeded MT_LANES at a time and their states interleaved: word i of lane l is
+ * buf[i * MT_LANES + l]. Seeding (init_by_array) is one long chain of ~1,250 dependent
+ * multiplications per generator, the floor of a match when done one generator at a time; across
+ * lanes the same step is one SIMD instruction, so the compiler vectorises it (16 lanes per
+ * AVX-512 instruction). A match then reads its own lane with a stride. */
+#define MT_LANES 32
+#define MTW(mt, i) ((mt)[(size_t)(i) * MT_LANES])
+
 typedef struct {
-    uint32_t mt[MT_N];
-    int index;   /* next word to read, as CPython's; MT_N: regenerate first */
-    int twisted; /* words 0..twisted-1 of this generation are regenerated */
+    uint32_t *mt;  /* word 0 of this generator's lane: word i at MTW(mt, i) */
+    uint32_t *out; /* its first `ready` outputs, already tempered (mt_seed_all), same stride */
+    int index;     /* next word to read, as CPython's; MT_N: regenerate first */
+    int twisted;   /* words 0..twisted-1 of this generation are regenerated */
+    int ready;     /* outputs 0..ready-1 of the first generation are in `out` */
 } Mt;
 
 static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
@@ -81,120 +101,144 @@ static void mt_init_start(void) {
         mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
 }
 
-/* init_by_array(key, len) as CPython's random_seed calls it. The previous word is carried in a
- * register (``p``) rather than read back from the array: the loop is one long chain of dependent
- * multiplications, and a store-to-load round trip per step would lengthen it. */
+/* init_by_array(key, len) as CPython's random_seed calls it, one generator (any key length). */
 static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     uint32_t *mt = g->mt, p;
     size_t i = 1, j = 0, k = MT_N > len ? MT_N : len;
-    memcpy(mt, mt_start, sizeof(mt_start));
-    p = mt[0];
+    for (int w = 0; w < MT_N; w++) MTW(mt, w) = mt_start[w];
+    p = MTW(mt, 0);
     for (; k; k--) {
-        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        p = MTW(mt, i) = (MTW(mt, i) ^ ((p ^ (p >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
         i++;
         j++;
         if (i >= MT_N) {
-            mt[0] = p;
+            MTW(mt, 0) = p;
             i = 1;
         }
         if (j >= len) j = 0;
     }
     for (k = MT_N - 1; k; k--) {
-        p = mt[i] = (mt[i] ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
+        p = MTW(mt, i) = (MTW(mt, i) ^ ((p ^ (p >> 30)) * 1566083941U)) - (uint32_t)i;
         i++;
         if (i >= MT_N) {
-            mt[0] = p;
+            MTW(mt, 0) = p;
             i = 1;
         }
     }
-    mt[0] = 0x80000000U;
+    MTW(mt, 0) = 0x80000000U;
     g->index = g->twisted = MT_N;
+    g->ready = 0;
 }
 
-/* Up to four seedings at once, with the same results as one mt_seed each: every seeding is one
- * long chain of dependent multiplications, and independent chains side by side (the engine's and
- * the player's generators of two matches) let the CPU overlap them. L is a constant at each call,
- * so the lanes unroll into registers. */
-static inline void mt_seed_lanes(Mt **g, uint32_t *const *key, const size_t *len, const int L) {
-    uint32_t *mt[4], p[4];
-    size_t j[4], i = 1, k;
-    for (int l = 0; l < L; l++) {
-        mt[l] = g[l]->mt;
-        memcpy(mt[l], mt_start, sizeof(mt_start));
-        p[l] = mt_start[0];
-        j[l] = 0;
+/* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
+ * time (the same results on each: 32-bit integer arithmetic only). Clones need the loader's
+ * ifunc support (glibc: manylinux; not musl); elsewhere the portable loops are built alone. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \
+    !defined(SORTEIO_NO_CLONES) /* -DSORTEIO_NO_CLONES: the portable build (tests) */
+#define SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#if __GNUC__ >= 11 /* the match loop with popcnt, tzcnt and lzcnt (x86-64-v3: 2013 CPUs on) */
+#define HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define HOT_CLONES __attribute__((target_clones("popcnt", "default")))
+#endif
+#else
+#define SIMD_CLONES
+#define HOT_CLONES
+#endif
+
+/* All MT_LANES lanes of `buf` seeded at once, lane l with the key (k0[l]) when len[l] == 1 or
+ * (k0[l], k1[l]) when len[l] == 2, exactly as mt_seed; then the first MT_READY words of the first
+ * generation regenerated (mt_twist's loop, all lanes side by side) and their outputs tempered
+ * into `out` (mt_next's tempering): a match reads ~100 words from its engine's generator and ~60
+ * from its player's. init_by_array's first loop reads init_genrand's words (the same for every
+ * lane) for its first 623 steps; key word j of step s is s mod len, added with j. */
+#define MT_BLOCK 64
+#define MT_READY 128 /* < MT_N - MT_M: these words read only words not yet regenerated */
+SIMD_CLONES
+static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
+                        const uint32_t *restrict k0, const uint32_t *restrict k1,
+                        const int *restrict len) {
+    uint32_t p[MT_LANES], even[MT_LANES], odd[MT_LANES];
+    for (int l = 0; l < MT_LANES; l++) {
+        p[l] = 19650218U;
+        even[l] = k0[l];
+        odd[l] = len[l] == 2 ? k1[l] + 1U : k0[l];
     }
-    for (k = MT_N; k; k--) {
-        for (int l = 0; l < L; l++) {
-            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + key[l][j[l]] +
-                              (uint32_t)j[l];
-            if (++j[l] >= len[l]) j[l] = 0;
-        }
-        if (++i >= MT_N) {
-            for (int l = 0; l < L; l++) mt[l][0] = p[l];
-            i = 1;
-        }
+    for (int i = 1; i < MT_N; i += 2) { /* steps 0..622 (even, odd): words 1..623 */
+        const uint32_t start = mt_start[i];
+        uint32_t *row = buf + (size_t)i * MT_LANES, *row2 = row + MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (start ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + even[l];
+        if (i + 1 == MT_N) break;
+        const uint32_t start2 = mt_start[i + 1];
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row2[l] = (start2 ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + odd[l];
     }
-    for (k = MT_N - 1; k; k--) {
-        for (int l = 0; l < L; l++)
-            p[l] = mt[l][i] = (mt[l][i] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)i;
-        if (++i >= MT_N) {
-            for (int l = 0; l < L; l++) mt[l][0] = p[l];
-            i = 1;
-        }
+    { /* step 623 (odd): word 1 again, after mt[0] = mt[623] */
+        uint32_t *row = buf + MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (row[l] ^ ((p[l] ^ (p[l] >> 30)) * 1664525U)) + odd[l];
     }
-    for (int l = 0; l < L; l++) {
-        mt[l][0] = 0x80000000U;
-        g[l]->index = g[l]->twisted = MT_N;
+    for (int i = 2; i <= MT_N; i++) { /* the second loop: words 2..623, then word 1 */
+        const int w = i < MT_N ? i : 1;
+        uint32_t *row = buf + (size_t)w * MT_LANES;
+        for (int l = 0; l < MT_LANES; l++)
+            p[l] = row[l] = (row[l] ^ ((p[l] ^ (p[l] >> 30)) * 1566083941U)) - (uint32_t)w;
+    }
+    for (int l = 0; l < MT_LANES; l++) buf[l] = 0x80000000U;
+    for (int kk = 0; kk < MT_READY; kk++) { /* kk + 1 and kk + MT_M not yet regenerated */
+        uint32_t *row = buf + (size_t)kk * MT_LANES, *tempered = out + (size_t)kk * MT_LANES;
+        const uint32_t *next = row + MT_LANES, *far = buf + (size_t)(kk + MT_M) * MT_LANES;
+        for (int l = 0; l < MT_LANES; l++) {
+            uint32_t y = (row[l] & UPPER_MASK) | (next[l] & LOWER_MASK);
+            y = row[l] = far[l] ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680U;
+            y ^= (y << 15) & 0xefc60000U;
+            tempered[l] = y ^ (y >> 18);
+        }
     }
 }
 
-static void mt_seed_many(Mt **g, uint32_t *const *key, const size_t *len, int n) {
-    for (int l = 0; l < n; l++)
-        if (len[l] > MT_N) { /* a key longer than the state changes the loop: one at a time */
-            for (int m = 0; m < n; m++) mt_seed(g[m], key[m], len[m]);
-            return;
-        }
-    switch (n) {
-    case 1: mt_seed_lanes(g, key, len, 1); break;
-    case 2: mt_seed_lanes(g, key, len, 2); break;
-    case 3: mt_seed_lanes(g, key, len, 3); break;
-    case 4: mt_seed_lanes(g, key, len, 4); break;
-    default: break; /* callers pass 1-4 */
-    }
+/* The generator of lane `lane` of a buffer seeded by mt_seed_all. */
+static void mt_lane(Mt *g, uint32_t *buf, uint32_t *out, int lane) {
+    g->mt = buf + lane;
+    g->out = out + lane;
+    g->index = 0;
+    g->twisted = g->ready = MT_READY;
 }
 
 /* CPython regenerates all 624 words at once when they run out; a match reads ~100, so words are
- * regenerated 64 at a time, in the same order: word kk reads words kk+1 and kk+397 before they
- * are regenerated and word kk-227 after, exactly as the all-at-once loop does. */
-#define MT_BLOCK 64
-
+ * regenerated MT_BLOCK at a time, in the same order: word kk reads words kk+1 and kk+397 before
+ * they are regenerated and word kk-227 after, exactly as the all-at-once loop does. */
 static void mt_twist(Mt *g) {
     uint32_t y, *mt = g->mt;
     int kk = g->twisted, end = kk + MT_BLOCK < MT_N ? kk + MT_BLOCK : MT_N;
     for (; kk < end && kk < MT_N - MT_M; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, kk) & UPPER_MASK) | (MTW(mt, kk + 1) & LOWER_MASK);
+        MTW(mt, kk) = MTW(mt, kk + MT_M) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
     }
     for (; kk < end && kk < MT_N - 1; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, kk) & UPPER_MASK) | (MTW(mt, kk + 1) & LOWER_MASK);
+        MTW(mt, kk) = MTW(mt, kk + (MT_M - MT_N)) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
     }
     if (kk == MT_N - 1 && end == MT_N) {
-        y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        y = (MTW(mt, MT_N - 1) & UPPER_MASK) | (MTW(mt, 0) & LOWER_MASK);
+        MTW(mt, MT_N - 1) = MTW(mt, MT_M - 1) ^ (y >> 1) ^ ((0U - (y & 1U)) & MATRIX_A);
         kk = MT_N;
     }
     g->twisted = kk;
 }
 
-static uint32_t mt_next(Mt *g) {
+static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
     uint32_t y;
+    if (g->index < g->ready) return MTW(g->out, g->index++);
     if (g->index >= g->twisted) {
-        if (g->index >= MT_N) g->index = g->twisted = 0; /* a new generation of 624 words */
+        if (g->index >= MT_N) g->index = g->twisted = g->ready = 0; /* a new generation */
         mt_twist(g);
     }
-    y = g->mt[g->index++];
+    y = MTW(g->mt, g->index);
+    g->index++;
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;
@@ -203,7 +247,7 @@ static uint32_t mt_next(Mt *g) {
 }
 
 /* random.getrandbits(k), 1 <= k <= 64. */
-static uint64_t mt_bits(Mt *g, int k) {
+static ALWAYS_INLINE uint64_t mt_bits(Mt *g, int k) {
     if (k <= 32) return (uint64_t)(mt_next(g) >> (32 - k));
     uint64_t lo = mt_next(g);
     uint64_t hi = mt_next(g) >> (64 - k);
@@ -211,14 +255,13 @@ static uint64_t mt_bits(Mt *g, int k) {
 }
 
 /* Rng.below(n), n >= 1: rejection sampling on getrandbits(n.bit_length()). */
-static uint64_t mt_below(Mt *g, uint64_t n) {
+static ALWAYS_INLINE uint64_t mt_below(Mt *g, uint64_t n) {
     if (n <= 1) return 0;
     int k = bit_length(n);
     uint64_t r = mt_bits(g, k);
     while (r >= n) r = mt_bits(g, k);
     return r;
 }
-
 /* random.seed(int) takes abs(seed) as 32-bit words, least significant first, one for 0. */
 static Py_ssize_t u64_words(uint64_t u, uint32_t *buf) {
     buf[0] = (uint32_t)u;
@@ -313,6 +356,12 @@ typedef struct {
     int *meff, *aeff;             /* (target, delta) pairs */
     int level_of[101];
     int *actor_rank, *init_meters, *init_sat;
+    /* Sparse views built by compile_deck (cost linear in the cards, not in cards x groups):
+     * lvl_cards[lvl_start[g]..lvl_start[g + 1]]: the cards of actor_level group g; band_*: the
+     * cards whose ano_minimo is year y (base[y] & ~base[y - 1]), counted per mode when they are
+     * not actor cards (always allowed, §3.1.4), listed when they are. */
+    int *lvl_start, *lvl_cards, *band_mode, *band_actor;
+    int band_n[5], band_actor_start[6];
 } CDeck;
 
 #define ROW(arr, i, w) ((arr) + (size_t)(i) * (size_t)(w))
@@ -322,7 +371,8 @@ static void cdeck_free(CDeck *d) {
     void *ptrs[] = {d->base,      d->non_actor,  d->actor_level, d->linked,      d->attack,
                     d->mode_mask, d->links,      d->mode_of,     d->actor_of,    d->is_attack,
                     d->n_options, d->option_start, d->meff_start, d->aeff_start, d->meff,
-                    d->aeff,      d->actor_rank, d->init_meters, d->init_sat};
+                    d->aeff,      d->actor_rank, d->init_meters, d->init_sat, d->lvl_start,
+                    d->lvl_cards, d->band_mode,  d->band_actor};
     for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++) free(ptrs[i]);
     free(d);
 }
@@ -400,6 +450,53 @@ fail:
     return NULL;
 }
 
+/* The set bits of row `x` appended to out[*n...] (callers size `out`). */
+static void list_bits(const uint64_t *x, int words, int *out, int *n) {
+    for (int w = 0; w < words; w++)
+        for (uint64_t v = x[w]; v; v &= v - 1) out[(*n)++] = w * 64 + ctz64(v);
+}
+
+/* lvl_* and band_* of CDeck from its bit-set rows. Returns 0, or -1 with MemoryError set. */
+static int sparse_views(CDeck *d) {
+    const int W = d->words, groups = d->n_actors * d->n_levels, NMD = d->n_modes;
+    long long total = 0;
+    for (int g = 0; g < groups; g++)
+        for (int w = 0; w < W; w++) total += popcount64(ROW(d->actor_level, g, W)[w]);
+    d->lvl_start = (int *)malloc(sizeof(int) * (size_t)(groups + 1));
+    d->lvl_cards = (int *)malloc(sizeof(int) * (size_t)(total > 0 ? total : 1));
+    d->band_mode = (int *)calloc((size_t)5 * (size_t)(NMD > 0 ? NMD : 1), sizeof(int));
+    d->band_actor = (int *)malloc(sizeof(int) * (size_t)(d->n_cards > 0 ? d->n_cards : 1));
+    if (!d->lvl_start || !d->lvl_cards || !d->band_mode || !d->band_actor) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int n = 0;
+    for (int g = 0; g < groups; g++) {
+        d->lvl_start[g] = n;
+        list_bits(ROW(d->actor_level, g, W), W, d->lvl_cards, &n);
+    }
+    d->lvl_start[groups] = n;
+    n = 0;
+    d->band_n[0] = 0;
+    d->band_actor_start[0] = d->band_actor_start[1] = 0;
+    for (int y = 1; y <= 4; y++) {
+        const uint64_t *now = ROW(d->base, y, W), *before = ROW(d->base, y - 1, W);
+        d->band_n[y] = 0;
+        for (int w = 0; w < W; w++)
+            for (uint64_t v = now[w] & ~before[w]; v; v &= v - 1) {
+                int c = w * 64 + ctz64(v);
+                if (d->actor_of[c] >= 0) {
+                    d->band_actor[n++] = c;
+                } else {
+                    d->band_n[y]++;
+                    d->band_mode[y * NMD + d->mode_of[c]]++;
+                }
+            }
+        d->band_actor_start[y + 1] = n;
+    }
+    return 0;
+}
+
 static PyObject *compile_deck(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sizes, *params, *base, *non_actor, *actor_level, *linked, *attack, *mode_mask,
@@ -464,6 +561,7 @@ static PyObject *compile_deck(PyObject *self, PyObject *args) {
         d->n_options[c] = d->option_start[c + 1] - d->option_start[c];
         if (d->n_options[c] > d->max_options) d->max_options = d->n_options[c];
     }
+    if (sparse_views(d) < 0) goto fail;
     PyObject *capsule = PyCapsule_New(d, "sorteio.CDeck", capsule_free);
     if (capsule == NULL) goto fail;
     return capsule;
@@ -472,6 +570,12 @@ fail:
     cdeck_free(d);
     return NULL;
 }
+
+/* The benchmark's breakdown (benchmarks/bench_kernels.py): play() seeds the generators and
+ * stops (PROF_SEEDING), or plays without adding to the per-card and per-meter tallies
+ * (PROF_NO_TALLY: the same matches). Never set outside the benchmark. */
+enum { PROF_OFF = 0, PROF_SEEDING = 1, PROF_NO_TALLY = 2 };
+static int prof_mode = PROF_OFF;
 
 /* -- whole matches ----------------------------------------------------------------------------- */
 
@@ -491,13 +595,28 @@ typedef struct {
 
 /* Scratch space of one call, sized by the deck. */
 typedef struct {
-    uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh;
+    uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh, *init_ok;
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
+    int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
+    int *turn_modes, *mode_listed; /* modes counted in this turn (mcount > 0 at some point) */
+    int n_tm;                      /* length of turn_modes (kept across matches: cleared at turns) */
     Ob *obs;
 } Work;
 
-static int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
+/* Position of the r-th (0-based) set bit of v; r < popcount(v). */
+static ALWAYS_INLINE int select64(uint64_t v, int r) {
+    int pos = 0, c = popcount64(v & 0xffffffffULL);
+    if (r >= c) r -= c, v >>= 32, pos += 32;
+    c = popcount64(v & 0xffffULL);
+    if (r >= c) r -= c, v >>= 16, pos += 16;
+    c = popcount64(v & 0xffULL);
+    if (r >= c) r -= c, v >>= 8, pos += 8;
+    while (r--) v &= v - 1;
+    return pos + ctz64(v);
+}
+
+static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
     for (int w = 0; w < words; w++) {
         uint64_t v = x[w];
         int c = popcount64(v);
@@ -505,19 +624,18 @@ static int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
             r -= (uint64_t)c;
             continue;
         }
-        while (r--) v &= v - 1;
-        return w * 64 + ctz64(v);
+        return w * 64 + select64(v, (int)r);
     }
     return -1; /* unreachable when r < popcount(x) */
 }
 
-static long long count_bits(const uint64_t *x, int words) {
+static ALWAYS_INLINE long long count_bits(const uint64_t *x, int words) {
     long long n = 0;
     for (int w = 0; w < words; w++) n += popcount64(x[w]);
     return n;
 }
 
-static int any_bit(const uint64_t *x, int words) {
+static ALWAYS_INLINE int any_bit(const uint64_t *x, int words) {
     for (int w = 0; w < words; w++)
         if (x[w]) return 1;
     return 0;
@@ -526,7 +644,7 @@ static int any_bit(const uint64_t *x, int words) {
 #define HAS(x, c) (((x)[(c) >> 6] >> ((c)&63)) & 1U)
 
 /* candidates[rng.below(len(candidates))] in deck order (engine._pick). */
-static int pick(Mt *g, const uint64_t *cand, int words) {
+static ALWAYS_INLINE int pick(Mt *g, const uint64_t *cand, int words) {
     long long n = count_bits(cand, words);
     return kth_set_bit(cand, words, mt_below(g, (uint64_t)n));
 }
@@ -557,11 +675,11 @@ static int floor_after(const CDeck *d, const int *after, const int *ranked, int 
 /* match.lookahead_policy: the highest (worst best reply over the cards that could come next,
  * floor after the option); ties: the option shown first. The eligible cards are read from
  * k->played/ok with this card already shown. */
-static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int card, int n_opt) {
+static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
     const int W = d->words, NM = d->n_meters, first = d->option_start[card];
     int option = k->order[0], best_score = -1, best_floor = -1, any = 0;
     for (int w = 0; w < W; w++) {
-        k->pool[w] = base[w] & k->ok[w] & ~k->played[w];
+        k->pool[w] = k->eligible[w];
         any |= k->pool[w] != 0;
     }
     for (int i = 0; i < n_opt; i++) {
@@ -605,27 +723,35 @@ static int lookahead_pick(const CDeck *d, Work *k, const uint64_t *base, int car
     return option;
 }
 
+HOT_CLONES
 static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
-                    PyObject *steps, int *out_year, int *out_zeroed) {
+                    PyObject *steps, int *out_year, int *out_zeroed, const int tally) {
     const int W = d->words, NM = d->n_meters, NA = d->n_actors;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
     memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
-    memcpy(k->ok, d->non_actor, 8 * (size_t)W);
-    for (int a = 0; a < NA; a++) {
-        const uint64_t *row = ROW(d->actor_level, a * d->n_levels + d->level_of[k->sat[a]], W);
-        for (int w = 0; w < W; w++) k->ok[w] |= row[w];
-    }
+    memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
+    /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
+     * (a random slot then knows its pool's size without reading the deck's width). */
+    memset(k->eligible, 0, 8 * (size_t)W);
+    memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
+    long long n_elig = 0;
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     for (;;) { /* one turn per pass (§3.3 start, §3.4 slots, §5 closing) */
         t->turns++;
-        const uint64_t *base = ROW(d->base, year, W);
-        for (int w = 0; w < W; w++) {
-            k->eligible[w] = base[w] & k->ok[w] & ~k->played[w];
+        const uint64_t *base = ROW(d->base, year, W), *before = ROW(d->base, year - 1, W);
+        for (int w = 0; w < W; w++) { /* this year's new cards (never shown before) */
+            k->eligible[w] |= base[w] & ~before[w] & k->ok[w];
             k->reserved[w] = 0;
+        }
+        n_elig += d->band_n[year];
+        for (int md = 0; md < d->n_modes; md++) k->mode_elig[md] += d->band_mode[year * d->n_modes + md];
+        for (int i = d->band_actor_start[year]; i < d->band_actor_start[year + 1]; i++) {
+            int c = d->band_actor[i];
+            if (HAS(k->ok, c)) n_elig++, k->mode_elig[d->mode_of[c]]++;
         }
         int n_obs = 0;
         /* §3.3.1 emergencies: carried first (§5, Em > 7), then closings at or below the limit. */
@@ -733,12 +859,14 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             }
         }
         /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
-        for (int md = 0; md < d->n_modes; md++) k->mcount[md] = 0;
+        for (int i = 0; i < k->n_tm; i++) k->mcount[k->turn_modes[i]] = 0, k->mode_listed[k->turn_modes[i]] = 0;
+        k->n_tm = 0;
         memset(k->excluded, 0, 8 * (size_t)W);
         for (int i = 0; i < n_obs; i++) {
             int c = k->obs[i].card;
             if (c >= 0) {
                 int md = d->mode_of[c];
+                if (!k->mode_listed[md]) k->mode_listed[md] = 1, k->turn_modes[k->n_tm++] = md;
                 if (++k->mcount[md] >= d->mode_limit) {
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
@@ -755,7 +883,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 if (c >= 0) {
                     k->reserved[c >> 6] &= ~(1ULL << (c & 63));
                     /* checked again at display (§5) */
-                    if ((base[c >> 6] & k->ok[c >> 6] & ~k->played[c >> 6]) >> (c & 63) & 1U) {
+                    if (HAS(k->eligible, c)) {
                         card = c;
                     } else {
                         int md = d->mode_of[c];
@@ -767,22 +895,41 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 }
             }
             if (card < 0) { /* a random slot (§3.4), or one given up by an obligation (§5) */
-                int any = 0, any_fresh = 0;
-                for (int w = 0; w < W; w++) {
-                    uint64_t p = base[w] & k->ok[w] & ~k->played[w] & ~k->reserved[w];
-                    k->pool[w] = p;
-                    k->fresh[w] = p & ~k->excluded[w];
-                    any |= p != 0;
-                    any_fresh |= k->fresh[w] != 0;
+                /* The pool's size from the counts: eligible cards, minus the reserved ones (the
+                 * obligations still to come), minus the eligible cards of modes at the limit that
+                 * are not reserved. Only the pass that finds the drawn card reads the bit sets. */
+                long long n_res = 0, n_out = 0;
+                for (int i = pi; i < n_obs; i++) {
+                    int c = k->obs[i].card;
+                    if (c >= 0 && HAS(k->eligible, c)) {
+                        n_res++;
+                        if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                    }
                 }
-                if (!any) {
+                for (int i = 0; i < k->n_tm; i++) {
+                    int md = k->turn_modes[i];
+                    if (k->mcount[md] >= d->mode_limit) n_out += k->mode_elig[md];
+                }
+                const long long n_pool = n_elig - n_res, n_fresh = n_pool - n_out;
+                if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
                     break; /* §5: fewer eligible cards than slots; the turn ends short */
                 }
                 /* §3.4: without a card of a new mode, the rule is relaxed */
-                const uint64_t *from = any_fresh ? k->fresh : k->pool;
-                card = pick(gen, from, W);
+                const uint64_t keep_out = n_fresh ? ~0ULL : 0ULL;
+                uint64_t r = mt_below(gen, (uint64_t)(n_fresh ? n_fresh : n_pool));
+                for (int w = 0; w < W; w++) {
+                    uint64_t v = k->eligible[w] & ~k->reserved[w] & ~(k->excluded[w] & keep_out);
+                    int c = popcount64(v);
+                    if (r >= (uint64_t)c) {
+                        r -= (uint64_t)c;
+                        continue;
+                    }
+                    card = w * 64 + select64(v, (int)r);
+                    break;
+                }
                 int md = d->mode_of[card];
+                if (!k->mode_listed[md]) k->mode_listed[md] = 1, k->turn_modes[k->n_tm++] = md;
                 if (++k->mcount[md] >= d->mode_limit) {
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
@@ -790,28 +937,37 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 ob = NULL;
             } else {
                 t->mandatory++;
-                t->card_mandatory[card]++;
+                if (tally) t->card_mandatory[card]++;
                 if (ob->kind == OB_EM) k->spent[ob->target] = 1;
                 for (int m = ob->merged; m >= 0; m = k->merged_next[m]) k->spent[m] = 1;
             }
             /* Shown. */
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
+            k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
+            n_elig--;
+            k->mode_elig[d->mode_of[card]]--;
             slot++;
-            t->card_draws[card]++;
+            if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
             int n_opt = d->n_options[card];
-            for (int i = 0; i < n_opt; i++) k->order[i] = i;
-            for (int i = n_opt - 1; i > 0; i--) {
-                int j = (int)mt_below(gen, (uint64_t)i + 1);
-                int tmp = k->order[i];
-                k->order[i] = k->order[j];
-                k->order[j] = tmp;
+            if (n_opt == 2) { /* most cards: one swap, below(2) */
+                int j = (int)mt_below(gen, 2);
+                k->order[0] = 1 - j;
+                k->order[1] = j;
+            } else {
+                for (int i = 0; i < n_opt; i++) k->order[i] = i;
+                for (int i = n_opt - 1; i > 0; i--) {
+                    int j = (int)mt_below(gen, (uint64_t)i + 1);
+                    int tmp = k->order[i];
+                    k->order[i] = k->order[j];
+                    k->order[j] = tmp;
+                }
             }
             const int first = d->option_start[card];
             int option;
             if (policy == POLICY_LOOKAHEAD) {
-                option = lookahead_pick(d, k, base, card, n_opt);
+                option = lookahead_pick(d, k, card, n_opt);
             } else if (policy == POLICY_PROTECT) { /* match.protect_weakest_policy */
                 int best_floor = -1;
                 option = k->order[0];
@@ -846,24 +1002,45 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             }
             /* Engine.choose: clamp to 0-100; a meter at 0 ends the match (§5). */
             const int o = first + option;
-            for (int e = d->meff_start[o]; e < d->meff_start[o + 1]; e++) {
-                int m = d->meff[2 * e], v = k->meters[m] + d->meff[2 * e + 1];
+            int *const meters = k->meters, *const sat = k->sat;
+            for (const int *e = d->meff + 2 * d->meff_start[o], *end = d->meff + 2 * d->meff_start[o + 1];
+                 e < end; e += 2) {
+                int m = e[0], v = meters[m] + e[1];
                 if (v <= 0) {
-                    k->meters[m] = 0;
+                    meters[m] = 0;
                     if (zeroed < 0 || m < zeroed) zeroed = m;
                 } else {
-                    k->meters[m] = v > 100 ? 100 : v;
+                    meters[m] = v > 100 ? 100 : v;
                 }
             }
-            for (int e = d->aeff_start[o]; e < d->aeff_start[o + 1]; e++) {
-                int a = d->aeff[2 * e], old = k->sat[a], v = old + d->aeff[2 * e + 1];
+            for (const int *e = d->aeff + 2 * d->aeff_start[o], *end = d->aeff + 2 * d->aeff_start[o + 1];
+                 e < end; e += 2) {
+                int a = e[0], old = sat[a], v = old + e[1];
                 v = v < 0 ? 0 : (v > 100 ? 100 : v);
-                k->sat[a] = v;
+                sat[a] = v;
                 int lv = d->level_of[v], was = d->level_of[old];
-                if (lv != was) {
-                    const uint64_t *off = ROW(d->actor_level, a * d->n_levels + was, W);
-                    const uint64_t *on = ROW(d->actor_level, a * d->n_levels + lv, W);
-                    for (int w = 0; w < W; w++) k->ok[w] = (k->ok[w] & ~off[w]) | on[w];
+                if (lv != was) { /* the actor's cards of the old level out, the new level's in */
+                    const int off = a * d->n_levels + was, on = a * d->n_levels + lv;
+                    for (int i = d->lvl_start[off]; i < d->lvl_start[off + 1]; i++) {
+                        const int c = d->lvl_cards[i];
+                        const uint64_t bit = 1ULL << (c & 63);
+                        k->ok[c >> 6] &= ~bit;
+                        if (k->eligible[c >> 6] & bit) {
+                            k->eligible[c >> 6] &= ~bit;
+                            n_elig--;
+                            k->mode_elig[d->mode_of[c]]--;
+                        }
+                    }
+                    for (int i = d->lvl_start[on]; i < d->lvl_start[on + 1]; i++) {
+                        const int c = d->lvl_cards[i];
+                        const uint64_t bit = 1ULL << (c & 63);
+                        k->ok[c >> 6] |= bit;
+                        if (base[c >> 6] & ~k->played[c >> 6] & ~k->eligible[c >> 6] & bit) {
+                            k->eligible[c >> 6] |= bit;
+                            n_elig++;
+                            k->mode_elig[d->mode_of[c]]++;
+                        }
+                    }
                 }
             }
             if (zeroed >= 0) break;
@@ -878,7 +1055,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
         memcpy(k->last_closing, k->meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
         has_closing = 1;
         t->close_n[year]++;
-        for (int m = 0; m < NM; m++) {
+        for (int m = 0; m < NM && tally; m++) {
             long long v = k->meters[m];
             t->close_sum[year * NM + m] += v;
             t->close_sq[year * NM + m] += v * v;
@@ -887,13 +1064,13 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
         year++;
     }
     t->matches++;
-    t->cards_played += count_bits(k->played, W);
+    if (tally) t->cards_played += count_bits(k->played, W);
     t->end_year[year]++;
     if (zeroed >= 0) {
         t->catastrophes++;
         t->zeroed[zeroed]++;
     }
-    for (int m = 0; m < NM; m++) {
+    for (int m = 0; m < NM && tally; m++) {
         long long v = k->meters[m];
         t->end_sum[m] += v;
         t->end_sq[m] += v * v;
@@ -957,13 +1134,19 @@ static PyObject *play(PyObject *self, PyObject *args) {
     memset(&t, 0, sizeof(t));
     memset(&k, 0, sizeof(k));
     PyObject *result = NULL, *iter = NULL, *outcomes = NULL;
-    Mt *gen = (Mt *)malloc(2 * sizeof(Mt)), *player = (Mt *)malloc(2 * sizeof(Mt));
-    Py_ssize_t key_cap[4] = {8, 8, 8, 8};
+    Mt *gen = (Mt *)malloc(MT_LANES * sizeof(Mt)), *player = (Mt *)malloc(MT_LANES * sizeof(Mt));
+    uint32_t *lanes = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    uint32_t *tempered = (uint32_t *)malloc((size_t)MT_READY * MT_LANES * sizeof(uint32_t));
+    Py_ssize_t key_cap[MT_LANES + 1];
     size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
     char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
     PyObject *meters_out = NULL;
-    uint32_t *key[4];
-    for (int i = 0; i < 4; i++) key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t));
+    uint32_t *key[MT_LANES + 1];
+    int keys_ok = 1;
+    for (int i = 0; i <= MT_LANES; i++) {
+        key_cap[i] = 8;
+        keys_ok = (key[i] = (uint32_t *)malloc(8 * sizeof(uint32_t))) != NULL && keys_ok;
+    }
     t.card_draws = (long long *)calloc((size_t)NC, sizeof(long long));
     t.card_mandatory = (long long *)calloc((size_t)NC, sizeof(long long));
     t.end_sum = (long long *)calloc((size_t)NM, sizeof(long long));
@@ -974,7 +1157,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     t.close_sum = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     t.close_sq = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     uint64_t **bitsets[] = {&k.ok, &k.played, &k.eligible, &k.reserved, &k.excluded, &k.pool,
-                            &k.fresh};
+                            &k.fresh, &k.init_ok};
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
         *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
     int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
@@ -985,11 +1168,15 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.attacked = (int *)calloc((size_t)NA, sizeof(int));
     k.fur = (int *)calloc((size_t)NA, sizeof(int));
     k.mcount = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_elig = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.turn_modes = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && key[0] && key[1] && key[2] && key[3] && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && lanes && tempered && keys_ok && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
-             k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs;
+             k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
+             k.turn_modes && k.mode_listed;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
     for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
         ok = ok && *meter_arrays[i];
@@ -997,40 +1184,61 @@ static PyObject *play(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    /* Cards allowed by the actors' starting levels (§3.1.4): the same for every match. */
+    memcpy(k.init_ok, d->non_actor, 8 * (size_t)W);
+    for (int a = 0; a < d->n_actors; a++) {
+        const uint64_t *row = ROW(d->actor_level, a * d->n_levels + d->level_of[d->init_sat[a]], W);
+        for (int w = 0; w < W; w++) k.init_ok[w] |= row[w];
+    }
     iter = PyObject_GetIter(seeds);
     if (iter == NULL) goto done;
     for (int more = 1; more;) {
-        /* Two matches per pass, their generators seeded together (mt_seed_many). */
-        Mt *gens[4];
-        uint32_t *keys[4];
-        size_t lens[4];
-        int n_match = 0, n_gen = 0;
-        for (; n_match < 2; n_match++) {
+        /* MT_LANES generators per pass, seeded side by side (mt_seed_all): lane 2m is match m's
+         * engine and lane 2m + 1 its player (match.random_policy), or lane m its engine when the
+         * player has no generator. A key longer than two words (a seed >= 2**64) is seeded on
+         * its own lane afterwards (mt_seed). */
+        const int per_match = no_player ? 1 : 2, batch = MT_LANES / per_match;
+        uint32_t k0[MT_LANES] = {0}, k1[MT_LANES] = {0};
+        int klen[MT_LANES] = {0}, long_key[MT_LANES] = {0};
+        Py_ssize_t lens[MT_LANES] = {0};
+        int n_match = 0;
+        for (; n_match < batch; n_match++) {
             PyObject *seed = PyIter_Next(iter);
             if (seed == NULL) {
                 more = 0;
                 break;
             }
-            Py_ssize_t len = 0, len2 = 0;
-            int m = n_match;
-            int bad = match_keys(seed, !no_player, &key[2 * m], &key_cap[2 * m], &len,
-                                 &key[2 * m + 1], &key_cap[2 * m + 1], &len2);
+            const int lane = n_match * per_match;
+            int bad = match_keys(seed, !no_player, &key[lane], &key_cap[lane], &lens[lane],
+                                 &key[lane + 1], &key_cap[lane + 1], &lens[lane + 1]);
             Py_DECREF(seed);
             if (bad) {
                 more = 0;
                 break;
             }
-            gens[n_gen] = &gen[m], keys[n_gen] = key[2 * m], lens[n_gen++] = (size_t)len;
-            if (!no_player) /* the player's generator (match.random_policy) */
-                gens[n_gen] = &player[m], keys[n_gen] = key[2 * m + 1], lens[n_gen++] = (size_t)len2;
+            for (int l = lane; l < lane + per_match; l++) {
+                k0[l] = key[l][0];
+                k1[l] = lens[l] > 1 ? key[l][1] : 0;
+                klen[l] = lens[l] > 1 ? 2 : 1;
+                long_key[l] = lens[l] > 2;
+            }
         }
         if (PyErr_Occurred()) break;
-        if (n_gen) mt_seed_many(gens, keys, lens, n_gen);
+        if (n_match) {
+            mt_seed_all(lanes, tempered, k0, k1, klen);
+            for (int l = 0; l < n_match * per_match; l++) {
+                Mt *g = (no_player || l % 2 == 0) ? &gen[l / per_match] : &player[l / 2];
+                mt_lane(g, lanes, tempered, l);
+                if (long_key[l]) mt_seed(g, key[l], (size_t)lens[l]);
+            }
+        }
         for (int m = 0; m < n_match && !PyErr_Occurred(); m++) {
             PyObject *steps = NULL;
             if (trace != NULL && (steps = PyList_New(0)) == NULL) break;
             int year = 0, zeroed = -1;
-            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed) < 0) {
+            if (prof_mode == PROF_SEEDING) continue;
+            if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed,
+                         prof_mode != PROF_NO_TALLY) < 0) {
                 Py_XDECREF(steps);
                 break;
             }
@@ -1094,7 +1302,9 @@ done:
     free(kept);
     free(gen);
     free(player);
-    for (int i = 0; i < 4; i++) free(key[i]);
+    free(lanes);
+    free(tempered);
+    for (int i = 0; i <= MT_LANES; i++) free(key[i]);
     free(out);
     free(t.card_draws);
     free(t.card_mandatory);
@@ -1112,6 +1322,9 @@ done:
     free(k.attacked);
     free(k.fur);
     free(k.mcount);
+    free(k.mode_elig);
+    free(k.turn_modes);
+    free(k.mode_listed);
     free(k.order);
     free(k.obs);
     return result;
@@ -1129,7 +1342,9 @@ static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
     int *k = len ? int_array(ks, -1, &n, "ks") : NULL;
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
-    if (k != NULL && g != NULL) {
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    if (g != NULL) g->mt = g->out = words;
+    if (k != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         out = PyList_New(n);
         for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
@@ -1140,9 +1355,10 @@ static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
             }
             PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_bits(g, k[i])));
         }
-    } else if (g == NULL) {
+    } else if (g == NULL || words == NULL) {
         PyErr_NoMemory();
     }
+    free(words);
     free(g);
     free(k);
     free(key);
@@ -1161,7 +1377,9 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
     PyObject *fast = len ? PySequence_Fast(ns, "ns") : NULL;
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
-    if (fast != NULL && g != NULL) {
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    if (g != NULL) g->mt = g->out = words;
+    if (fast != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
         out = PyList_New(n);
@@ -1173,16 +1391,61 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
             }
             PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(mt_below(g, v)));
         }
-    } else if (g == NULL) {
+    } else if (g == NULL || words == NULL) {
         PyErr_NoMemory();
     }
     Py_XDECREF(fast);
+    free(words);
     free(g);
     free(key);
     return out;
 }
 
+/* set_profile(mode) -> previous mode (benchmark only; see prof_mode). */
+static PyObject *set_profile(PyObject *self, PyObject *args) {
+    (void)self;
+    int mode, was = prof_mode;
+    if (!PyArg_ParseTuple(args, "i", &mode)) return NULL;
+    if (mode < PROF_OFF || mode > PROF_NO_TALLY) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0, 1 or 2");
+        return NULL;
+    }
+    prof_mode = mode;
+    return PyLong_FromLong(was);
+}
+
+/* below_many(seed, n, count, per_match) -> sum of `count` draws of Rng.below(n): what the random
+ * player's choices cost, timed alone by the benchmark. The generator restarts from its first
+ * (pre-tempered, as in play) word every `per_match` draws, as a match's player does. */
+static PyObject *below_many(PyObject *self, PyObject *args) {
+    (void)self;
+    unsigned long long seed, n, count, per, sum = 0;
+    if (!PyArg_ParseTuple(args, "KKKK", &seed, &n, &count, &per)) return NULL;
+    uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
+    uint32_t *tempered = (uint32_t *)malloc((size_t)MT_READY * MT_LANES * sizeof(uint32_t));
+    if (words == NULL || tempered == NULL) {
+        free(words);
+        free(tempered);
+        return PyErr_NoMemory();
+    }
+    uint32_t k0[MT_LANES] = {0}, k1[MT_LANES] = {0};
+    int len[MT_LANES];
+    for (int l = 0; l < MT_LANES; l++) k0[l] = (uint32_t)seed + (uint32_t)l, len[l] = 1;
+    mt_seed_all(words, tempered, k0, k1, len);
+    Mt g;
+    mt_lane(&g, words, tempered, 0);
+    for (unsigned long long i = 0; i < count; i++) {
+        if (per && i % per == 0) mt_lane(&g, words, tempered, (int)(i / per % MT_LANES));
+        sum += mt_below(&g, n);
+    }
+    free(words);
+    free(tempered);
+    return PyLong_FromUnsignedLongLong(sum);
+}
+
 static PyMethodDef methods[] = {
+    {"set_profile", set_profile, METH_VARARGS, "Benchmark breakdown mode (bench_kernels.py)."},
+    {"below_many", below_many, METH_VARARGS, "Sum of count Rng.below(n) draws (benchmark)."},
     {"compile_deck", compile_deck, METH_VARARGS, "A FastDeck's tables as a C deck (capsule)."},
     {"play", play, METH_VARARGS, "Play one match per seed; see sim/ckernel.py."},
     {"getrandbits", getrandbits_seq, METH_VARARGS, "MT19937 getrandbits stream (tests)."},

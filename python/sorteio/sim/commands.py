@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 from rich.measure import Measurement
 from rich.progress import (
@@ -30,7 +31,7 @@ from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from ..wording import Names
 from .kernel import POLICIES
 from .kernels import describe
-from .percard import card_scenarios
+from .percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
 from .sweep import (
     CATASTROPHE_TOLERANCE_PP,
     MAX_MATCHES,
@@ -82,21 +83,44 @@ DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default
               help="write DIR/sweep.csv, DIR/sweep.json and DIR/report.html")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable output")
 @click.option("--per-card", "per_card", is_flag=True,
-              help="for every playable card, play the deck without it (same seeds) and rank the "
-                   "cards by how much their absence moves the catastrophe rate")
-def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
-                 as_json, per_card) -> None:
+              help="for every playable card, play the deck without it (same seeds) until its "
+                   "effect on the catastrophe rate is known to --precision, and say which cards "
+                   "move it beyond chance (Benjamini-Hochberg, 5% false discoveries)")
+@click.option("--precision", "precision", default=DEFAULT_HALF_WIDTH_PP, show_default=True,
+              type=click.FloatRange(min=0.01, max=50), metavar="POINTS",
+              help="--per-card: half-width of each card's 95% interval of Δ catastrophe, in "
+                   "points")
+@click.option("--max-matches", "max_matches", default=DEFAULT_MAX_MATCHES, show_default=True,
+              type=click.IntRange(min=1, max=MAX_MATCHES),
+              help="--per-card: the most matches a card plays when --precision is not reached "
+                   "before (with --matches N instead: exactly N per card, no adaptation)")
+@click.option("--situation", "situation_path", default=None, metavar="FILE",
+              help="start every match from this situation (year, meters, satisfaction, cards "
+                   "already played; `sorteio schema --situation`), or a shipped sample: secao4. "
+                   "Played by the rules' reference engine, in this process")
+@click.pass_context
+def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
+                 as_json, per_card, precision, max_matches, situation_path) -> None:
     """Play many matches per scenario and compare scenarios (GDD 06 §7).
 
     Without --param: one scenario, the deck's own parameters. Each scenario reports the
     catastrophe rate with its 95% interval, ending meters (mean, sd), mandatory slots per turn,
     short turns, cards never drawn, and the difference from the baseline, flagged past 4 points.
+    With --per-card: for each playable card, the deck without it on the same seeds, in rounds
+    until each card's Δ catastrophe is known to ±--precision points (or --max-matches), then
+    Benjamini-Hochberg over all cards says which ones move it beyond chance (docs/simulator.md).
     Ctrl-C or SIGTERM stops the sweep, its worker processes too, and keeps the finished
     scenarios (exit code 130 or 143). A failed write to --out (a full disk) is an error (exit 2)
     that keeps the rows already written.
     """
     _fit_width(out)
     deck = load_deck(deck_path)
+    if situation_path is not None:
+        if params or per_card or executor_spec or jobs is not None:
+            raise click.UsageError("--situation runs the deck's own parameters in this process: "
+                                   "use it without --param, --per-card, --jobs, --executor")
+        _simulate_situation(deck, situation_path, matches, seed, policy, out_dir, as_json)
+        return
     grid = {}
     for text in params:
         try:
@@ -111,9 +135,22 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
     if per_card and grid:
         raise click.UsageError("--per-card compares cards under the deck's own parameters: "
                                "use it without --param")
-    scenarios = card_scenarios(deck) if per_card else None
-    # at most MAX_SCENARIOS, else SweepError
-    n_scenarios = len(scenarios) if scenarios else len(build_scenarios(deck, grid))
+    given = {name for name in ("precision", "max_matches")
+             if ctx.get_parameter_source(name) != ParameterSource.DEFAULT}
+    if given and not per_card:
+        raise click.UsageError("--precision and --max-matches are for --per-card")
+    if per_card:
+        fixed = ctx.get_parameter_source("matches") != ParameterSource.DEFAULT
+        if fixed and "max_matches" in given:
+            raise click.UsageError("--per-card: give --matches N (exactly N per card) or "
+                                   "--precision/--max-matches (adaptive), not both")
+        executor = load_executor(executor_spec) if executor_spec else None
+        folder = _per_card_folder(out_dir)
+        study = dict(first=matches, max_matches=matches) if fixed else dict(
+            max_matches=max_matches)
+        _per_card(deck, seed, policy, precision, jobs, executor, folder, as_json, study)
+        return
+    n_scenarios = len(build_scenarios(deck, grid))  # at most MAX_SCENARIOS, else SweepError
     check_size(n_scenarios, matches)
     total = n_scenarios * matches
     executor = load_executor(executor_spec) if executor_spec else None
@@ -127,8 +164,7 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                                      param_hint="--out")
         require_matplotlib()  # fail before the sweep, not after it
         folder = _output_folder(out_dir)
-        if not per_card:  # per card: one ranked table at the end (percard_report)
-            appender = CsvAppender(folder / "sweep.csv")
+        appender = CsvAppender(folder / "sweep.csv")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
@@ -139,23 +175,20 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
                 deck, grid, matches, seed, policy, jobs=jobs, executor=executor,
                 on_progress=lambda done: bar.update(task, completed=done),
                 on_result=appender.add if appender is not None else None,
-                scenarios=scenarios, keep_meters=per_card,
             )
         finally:
             if appender is not None:
                 appender.close()
     elapsed = time.perf_counter() - started
-    if per_card:
-        _per_card_outputs(result, elapsed, folder, as_json, Names.of(deck))
-    elif folder is not None:
+    if folder is not None:
         _write_outputs(result, folder, deck)
-    if as_json and not per_card:
+    if as_json:
         from .report import sweep_json
 
         data = sweep_json(result, Names.of(deck))
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
-    elif not per_card:
+    else:
         _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
             out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
@@ -164,6 +197,50 @@ def simulate_cmd(deck_path, matches, seed, policy, params, jobs, executor_spec, 
         err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
                                 f"{result.total_scenarios} cenários terminados foram mantidos"))
         sys.exit(128 + (result.stopped_by or signal.SIGINT))
+
+
+def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
+                        out_dir: Optional[str], as_json: bool) -> None:
+    """``simulate --situation``: every match starts from the situation (sim/from_situation.py);
+    the same summary, JSON and --out files as a run of the deck's own parameters."""
+    from ..jsonfile import printable
+    from ..situation import load_situation
+    from .from_situation import simulate_situation
+
+    situation = load_situation(path, deck)
+    folder = None
+    if out_dir is not None:
+        from .report import require_matplotlib
+
+        require_matplotlib()
+        folder = _output_folder(out_dir)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    started = time.perf_counter()
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task(f"situação: {situation.nome}", total=matches)
+        result = simulate_situation(deck, situation, matches, seed, policy,
+                                    progress=lambda done: bar.update(task, completed=done))
+    elapsed = time.perf_counter() - started
+    names = Names.of(deck)
+    if folder is not None:
+        _write_outputs(result, folder, deck)
+    if as_json:
+        from .report import sweep_json
+
+        data = sweep_json(result, names)
+        data["seconds"] = round(elapsed, 3)
+        data["situation"] = situation.model_dump(mode="json")
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    out.print(Text(printable(
+        f"a partir da situação «{situation.nome}» ({path}): ano {situation.ano}, "
+        f"{len(situation.cartas_jogadas)} carta(s) já jogada(s); {matches} partidas, seed "
+        f"{seed}, jogador {policy} — {elapsed:.1f} s (motor de referência)")), soft_wrap=True)
+    _print_one(result.scenarios[0], names)
+    if folder is not None:
+        out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
+                       f"{folder / 'report.html'}"), soft_wrap=True)
 
 
 def _fit_width(console: Console) -> None:
@@ -342,10 +419,40 @@ def lint_cmd(deck_path, as_json, strict) -> None:
         sys.exit(1)
 
 
-def _per_card_outputs(result: SweepResult, elapsed: float, folder: Optional[Path],
-                      as_json: bool, names: Names) -> None:
-    from .percard_report import per_card_json, print_per_card, write_per_card
+def _per_card_folder(out_dir: Optional[str]) -> Optional[Path]:
+    if out_dir is None:
+        return None
+    from .report import require_matplotlib
 
+    if not out_dir.strip():
+        raise click.BadParameter("empty folder name: give the folder for the outputs",
+                                 param_hint="--out")
+    require_matplotlib()  # fail before the study, not after it
+    return _output_folder(out_dir)
+
+
+def _per_card(deck, seed: int, policy: str, precision: float, jobs: Optional[int],
+              executor, folder: Optional[Path], as_json: bool, study: dict) -> None:
+    """``simulate --per-card``: the adaptive study (``percard_study``) with a progress bar whose
+    total grows as each round plans the matches the cards still need."""
+    from .percard_report import per_card_json, print_per_card, write_per_card
+    from .percard_study import run_per_card
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    started = time.perf_counter()
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("cartas", total=None)
+
+        def show(p) -> None:
+            bar.update(task, completed=p.done, total=p.planned,
+                       description=f"rodada {p.round + 1}, cartas com a precisão: "
+                                   f"{p.settled}/{p.cards}")
+
+        result = run_per_card(deck, seed, policy, precision, jobs=jobs, executor=executor,
+                              on_progress=show, **study)
+    elapsed = time.perf_counter() - started
+    names = Names.of(deck)
     if folder is not None:
         try:
             write_per_card(result, folder, names)
@@ -356,8 +463,12 @@ def _per_card_outputs(result: SweepResult, elapsed: float, folder: Optional[Path
         data = per_card_json(result)
         data["seconds"] = round(elapsed, 3)
         click.echo(json.dumps(data, ensure_ascii=False))
-        return
-    print_per_card(result, elapsed, out, describe(result.kernel), names)
-    if folder is not None:
-        out.print(f"escrito: {folder / 'percard.csv'}, {folder / 'percard.json'}, "
-                  f"{folder / 'report.html'}", soft_wrap=True)
+    else:
+        print_per_card(result, elapsed, out, describe(result.kernel), names)
+        if folder is not None:
+            out.print(Text(f"escrito: {folder / 'percard.csv'}, {folder / 'percard.json'}, "
+                           f"{folder / 'report.html'}"), soft_wrap=True)
+    if result.interrupted:
+        err.print(Text.assemble(("interrompido", "yellow"), f": {result.rounds} rodada(s) "
+                                "terminada(s) foram mantidas"))
+        sys.exit(128 + (result.stopped_by or signal.SIGINT))

@@ -2,16 +2,18 @@
 
 For every playable card, the deck without that card plays the same matches as the whole deck
 (same seeds: match ``i`` uses engine seed ``seed * 1,000,000 + i`` in both), and its catastrophe
-rate and ending meters are compared with the baseline's:
+rate and ending meters are compared with the baseline's over the same matches:
 
-- catastrophe: the paired per-match difference (``stats.paired_difference``: same seed, one
-  0/1 outcome each), in points, with its 95% normal interval;
-- each ending meter: the mean of the per-match differences (same seed, ending meter without the
-  card minus with it) with its 95% normal interval; the sweep keeps every match's ending meters
-  for this (``keep_meters``, one byte per meter per match).
+- catastrophe: the paired per-match difference (same seed, one 0/1 outcome each), in points,
+  with its 95% normal interval and a two-sided p-value;
+- each ending meter: the difference of the means over the same matches, with the 95% interval
+  of two independent samples (it gives the pairing no credit, so it is a little wide; keeping
+  every match's meters for a paired interval would cost more than the study itself).
 
-Cards are ranked by how much their absence moves the catastrophe rate (largest |Δ| first). A
-positive Δ means the match goes worse without the card (it protects); negative, better.
+How many matches, and which cards are told from chance, is ``percard_study``'s job: it plays in
+rounds until every card's interval reaches a stated half-width (or a cap), then controls the
+false discovery rate over all cards with Benjamini-Hochberg (``benjamini_hochberg``). A positive
+Δ means the match goes worse without the card (it protects); negative, better.
 
 "Without the card" is the card made unplayable (its bit cleared in every card set of the
 ``FastDeck``): the draw then sees exactly the deck with the card removed (positions of the other
@@ -21,13 +23,17 @@ against the oracle on the deck without the card).
 
 import copy
 import math
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..deck import Deck
 from .masks import FastDeck, MaskTable
-from .outcomes import ScenarioResult, SweepResult
 from .spec import Scenario
 from .stats import Z95
+
+FDR = 0.05  # Benjamini-Hochberg: at most this share of the flagged cards expected to be chance
+DEFAULT_HALF_WIDTH_PP = 0.2  # the stated precision: 95% half-width of each card's Δ, in points
+DEFAULT_MAX_MATCHES = 200_000  # the cap per card when the precision is not reached before
+DEFAULT_POLICY = "random"  # the coin-flip player: the only one whose matches end in catastrophe
 
 
 def _drop(table: MaskTable, c: int, n_cards: int) -> MaskTable:
@@ -61,9 +67,121 @@ def card_scenarios(deck: Deck) -> List[Scenario]:
     return out
 
 
+# -- statistics ---------------------------------------------------------------------------------
+
+def paired_counts(up: int, down: int, n: int) -> Tuple[float, float]:
+    """Paired 0/1 outcomes of ``n`` matches, ``up`` where only the first is 1 and ``down`` where
+    only the second is: (mean difference, standard error of that mean), as fractions. The same
+    figures as ``stats.paired_difference`` from the counts alone (``n`` >= 0)."""
+    if n == 0:
+        return 0.0, 0.0
+    mean = (up - down) / n
+    var = ((up + down) / n - mean * mean) * n / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(max(var, 0.0) / n)
+
+
+def paired_half_width(up: int, down: int, n: int) -> float:
+    """95% half-width of the paired mean difference (fraction): the normal one, or ``3 / n``
+    when no match differed (the rule of three: with no discordant match in ``n``, the chance of
+    one is below 3/n at 95%, and so is |Δ|; the normal interval would claim ±0)."""
+    if n == 0:
+        return 1.0
+    if up + down == 0:
+        return 3.0 / n
+    return Z95 * paired_counts(up, down, n)[1]
+
+
+def two_sided_p(mean: float, se: float) -> float:
+    """Normal two-sided p-value of ``mean`` with standard error ``se`` (0-1). ``se == 0``: 1 for
+    a zero mean (nothing ever differed), else 0."""
+    if se <= 0:
+        return 1.0 if mean == 0 else 0.0
+    return math.erfc(abs(mean) / se / math.sqrt(2))
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> List[float]:
+    """Benjamini-Hochberg (1995) adjusted p-values, in the order given: ``min(1, min over j >=
+    rank of p_(j) * m / j)``. The cards whose adjusted value is <= q are the step-up procedure's
+    discoveries at false discovery rate q (largest k with p_(k) <= k q / m, and every smaller
+    p). Empty in, empty out."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        out[i] = min(1.0, running)
+    return out
+
+
+def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Pearson correlation of two equal-length sequences (nan when either is constant)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+def _ranks(xs: Sequence[float]) -> List[float]:
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    ranks = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):  # ties share their average rank
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman rank correlation (Pearson on average ranks)."""
+    return pearson(_ranks(xs), _ranks(ys))
+
+
+def jaccard(a: set, b: set) -> float:
+    """|a ∩ b| / |a ∪ b|; 1 when both are empty (they agree)."""
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+# -- effects ------------------------------------------------------------------------------------
+
+class MeterSums(NamedTuple):
+    """Ending meters over some matches: ``matches``, per meter sum and sum of squares."""
+
+    matches: int
+    end_sum: Tuple[int, ...]
+    end_sq: Tuple[int, ...]
+
+
+def meter_difference(card: MeterSums, base: MeterSums) -> List[Tuple[float, float, float]]:
+    """Per meter: (mean without the card − mean of the whole deck, 95% low, high), the interval
+    of two independent samples (conservative: the matches are paired by seed)."""
+    out = []
+    for m in range(len(card.end_sum)):
+        stats = []
+        for s in (card, base):
+            n = s.matches
+            mean = s.end_sum[m] / n if n else 0.0
+            var = (s.end_sq[m] - n * mean * mean) / (n - 1) if n > 1 else 0.0
+            stats.append((mean, max(var, 0.0) / max(n, 1)))
+        d = stats[0][0] - stats[1][0]
+        half = Z95 * math.sqrt(stats[0][1] + stats[1][1])
+        out.append((d, d - half, d + half))
+    return out
+
+
 class CardEffect(NamedTuple):
-    """What removing one card changes, against the baseline. Points are percentage points;
-    meters map id -> (Δ mean, CI low, CI high)."""
+    """What removing one card changes, against the whole deck on the same matches. Points are
+    percentage points; ``meters`` maps id -> (Δ mean, CI low, CI high); ``p_value`` is the
+    paired test's, ``q_value`` its Benjamini-Hochberg adjustment over every card of the study;
+    ``flagged``: ``q_value <= fdr`` (told from chance); ``precise``: the interval reached the
+    study's half-width (else the cap stopped it)."""
 
     card_id: str
     mode: str
@@ -71,64 +189,92 @@ class CardEffect(NamedTuple):
     diff_pp: Tuple[float, float, float]
     meters: Dict[str, Tuple[float, float, float]]
     draws_per_match: float  # how often the baseline showed the card
+    matches: int = 0
+    p_value: float = 1.0
+    q_value: float = 1.0
+    flagged: bool = False
+    precise: bool = True
+    discordant: int = 0  # matches whose catastrophe outcome differed with and without the card
+
+    @property
+    def half_width_pp(self) -> float:
+        return (self.diff_pp[2] - self.diff_pp[1]) / 2
+
+    def verdict(self) -> str:
+        """The plain sentence for the designer (Portuguese, as the narration)."""
+        d, lo, hi = self.diff_pp
+        ci = f"IC 95% {lo:+.2f} a {hi:+.2f}"
+        if self.discordant == 0:
+            text = (f"Nenhum efeito visto: em {self.matches} partidas com e sem esta carta, "
+                    f"nenhuma terminou diferente em catástrofe (|Δ| < {hi:.2f} ponto).")
+        elif self.flagged and d > 0:
+            text = (f"Sem esta carta a catástrofe sobe {d:.2f} pontos ({ci}): ela protege o "
+                    f"mandato.")
+        elif self.flagged:
+            text = (f"Sem esta carta a catástrofe cai {-d:.2f} pontos ({ci}): ela põe o mandato "
+                    f"em risco.")
+        else:
+            text = (f"Não dá para distinguir o efeito desta carta do acaso: em {self.matches} "
+                    f"partidas com e sem ela a catástrofe difere {d:+.2f} pontos ({ci}), o que "
+                    f"o sorteio sozinho produz.")
+        if not self.precise:
+            text += (f" (Parou no limite de {self.matches} partidas com ±{self.half_width_pp:.2f}"
+                     f" pontos de precisão.)")
+        return text
 
     def row(self) -> Dict[str, object]:
         out: Dict[str, object] = {
-            "card": self.card_id, "mode": self.mode,
+            "card": self.card_id, "mode": self.mode, "matches": self.matches,
             "catastrophe_without_pct": round(self.catastrophe_pct, 3),
             "diff_pp": round(self.diff_pp[0], 3), "diff_ci95_low_pp": round(self.diff_pp[1], 3),
             "diff_ci95_high_pp": round(self.diff_pp[2], 3),
+            "p_value": float(f"{self.p_value:.4g}"), "q_value_bh": float(f"{self.q_value:.4g}"),
+            "flagged": int(self.flagged), "precise": int(self.precise),
+            "discordant_matches": self.discordant,
             "baseline_draws_per_match": round(self.draws_per_match, 4),
         }
         for m, (d, lo, hi) in self.meters.items():
             out[f"end_{m}_diff"] = round(d, 3)
             out[f"end_{m}_ci95_low"] = round(lo, 3)
             out[f"end_{m}_ci95_high"] = round(hi, 3)
+        out["verdict"] = self.verdict()
         return out
 
 
-def _meter_diffs(r: ScenarioResult, base: ScenarioResult) -> Dict[str, Tuple[float, float, float]]:
-    n_meters = len(r.meter_ids)
-    a_all, b_all = r.tally.end_meters, base.tally.end_meters
-    n = r.tally.matches
-    if n > 1 and len(a_all) == len(b_all) == n * n_meters and base.tally.matches == n:
-        # Paired: the mean of the per-match differences, with the normal interval of that mean.
-        out = {}
-        for m, ident in enumerate(r.meter_ids):
-            diffs = [x - y for x, y in zip(a_all[m::n_meters], b_all[m::n_meters])]
-            mean = sum(diffs) / n
-            var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-            half = Z95 * math.sqrt(var / n)
-            out[ident] = (mean, mean - half, mean + half)
-        return out
-    # Without per-match meters: the two samples' variances (gives the pairing no credit).
-    a, b = r.meter_stats(), base.meter_stats()
-    n_a, n_b = r.tally.matches, base.tally.matches
-    out = {}
-    for m in a:
-        (mean_a, sd_a), (mean_b, sd_b) = a[m], b[m]
-        half = Z95 * math.sqrt(sd_a ** 2 / max(n_a, 1) + sd_b ** 2 / max(n_b, 1))
-        d = mean_a - mean_b
-        out[m] = (d, d - half, d + half)
-    return out
+class CardFigures(NamedTuple):
+    """One card's measurements, before the multiple-comparison step: matches played without
+    it, catastrophes then, the paired counts against the baseline on those matches (``up``: only
+    the match without the card ended in catastrophe; ``down``: only the baseline's), its ending
+    meters and the baseline's on the same matches."""
+
+    card_id: str
+    mode: str
+    matches: int
+    catastrophes: int
+    up: int
+    down: int
+    meters: MeterSums
+    base_meters: MeterSums
+    draws_per_match: float
+    precise: bool
 
 
-def card_effects(result: SweepResult) -> List[CardEffect]:
-    """One ``CardEffect`` per finished card scenario, ranked: largest |Δ catastrophe| first
-    (ties: deck order). Empty without a finished baseline."""
-    base = result.baseline
-    if base is None:
-        return []
-    draws = base.card_frequency()
-    modes = {c: base.mode_names[base.card_mode[i]] for i, c in enumerate(base.card_ids)}
-    effects = []
-    for r in result.scenarios:
-        card = r.scenario.without
-        if card is None or r.diff is None:
-            continue
-        diff = tuple(100 * x for x in r.diff)
-        effects.append(CardEffect(card, modes[card], 100 * r.rate, diff,  # type: ignore[arg-type]
-                                  _meter_diffs(r, base), draws.get(card, 0.0)))
-    order = {c: i for i, c in enumerate(base.card_ids)}
-    effects.sort(key=lambda e: (-abs(e.diff_pp[0]), order[e.card_id]))
+def rank_effects(figures: Sequence[CardFigures], meter_ids: Sequence[str],
+                 fdr: float = FDR, order: Optional[Dict[str, int]] = None) -> List[CardEffect]:
+    """``CardEffect`` per card, q-values by Benjamini-Hochberg over all of ``figures``, ranked
+    by |Δ| (largest first; ties: ``order``, else the order given)."""
+    raw = []
+    for f in figures:
+        mean, se = paired_counts(f.up, f.down, f.matches)
+        half = paired_half_width(f.up, f.down, f.matches)
+        meters = dict(zip(meter_ids, meter_difference(f.meters, f.base_meters)))
+        rate = f.catastrophes / f.matches if f.matches else 0.0
+        raw.append((f, (100 * mean, 100 * (mean - half), 100 * (mean + half)), meters, rate,
+                    two_sided_p(mean, se)))
+    qs = benjamini_hochberg([r[4] for r in raw])
+    effects = [CardEffect(f.card_id, f.mode, 100 * rate, diff, meters, f.draws_per_match,
+                          f.matches, p, q, q <= fdr, f.precise, f.up + f.down)
+               for (f, diff, meters, rate, p), q in zip(raw, qs)]
+    position = order or {e.card_id: i for i, e in enumerate(effects)}
+    effects.sort(key=lambda e: (-abs(e.diff_pp[0]), position[e.card_id]))
     return effects

@@ -1,6 +1,7 @@
-"""Outputs of ``sorteio simulate --per-card`` (see ``percard``): the ranked table on the
-terminal, ``percard.csv``, ``percard.json`` and a self-contained ``report.html`` whose chart
-ranks the cards by how much their absence moves the catastrophe rate."""
+"""Outputs of ``sorteio simulate --per-card`` (see ``percard_study``): the ranked table on the
+terminal with the answer in one sentence, ``percard.csv``, ``percard.json`` and a self-contained
+``report.html`` whose chart ranks the cards by how much their absence moves the catastrophe rate,
+the cards told from chance (Benjamini-Hochberg) in red."""
 
 import csv
 import html
@@ -10,63 +11,72 @@ from typing import List
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from ..wording import Names
-from .outcomes import SweepResult
-from .percard import CardEffect, card_effects
+from .percard import CardEffect
+from .percard_study import PerCardResult
 
 SHOWN = 25  # rows on the terminal; every card is in the files
 
 
-def per_card_json(result: SweepResult) -> dict:
-    """Everything measured, JSON-safe: the baseline and one ranked row per card."""
+def per_card_json(result: PerCardResult) -> dict:
+    """Everything measured, JSON-safe: the study's settings, the baseline, the answer and one
+    ranked row per card (with its ``verdict`` sentence)."""
     base = result.baseline
     return {
-        "deck": result.deck_name, "matches": result.matches, "seed": result.seed,
-        "policy": result.policy, "kernel": result.kernel, "interrupted": result.interrupted,
-        "cards_total": max(0, result.total_scenarios - 1),
+        "deck": result.deck_name, "seed": result.seed, "policy": result.policy,
+        "kernel": result.kernel, "interrupted": result.interrupted,
+        "precision_half_width_pp": result.half_width_pp, "max_matches": result.max_matches,
+        "fdr": result.fdr, "method": "benjamini-hochberg", "rounds": result.rounds,
+        "matches_played": result.matches_played, "cards_total": result.cards_total,
+        "cards_flagged": len(result.flagged),
+        "summary": result.summary() if result.effects else None,
         "baseline": None if base is None else base.row(),
-        "cards": [e.row() for e in card_effects(result)],
+        "cards": [e.row() for e in result.effects],
     }
 
 
-def _fmt(x: float) -> str:
-    return f"{x:+.1f}"
+def _setup_line(result: PerCardResult) -> str:
+    return (f"{result.cards_total} carta(s), seed {result.seed}, jogador {result.policy}: "
+            f"até ±{result.half_width_pp:g} ponto (IC 95%) por carta, no máximo "
+            f"{result.max_matches} partidas por carta; {result.matches_played} partidas em "
+            f"{result.rounds} rodada(s)")
 
 
-def print_per_card(result: SweepResult, elapsed: float, out: Console, kernel: str,
+def print_per_card(result: PerCardResult, elapsed: float, out: Console, kernel: str,
                    names: Names) -> None:
     """The ranked table on the terminal, modes and meters by their display names (issue 8)."""
-    effects = card_effects(result)
+    effects = result.effects
     base = result.baseline
-    out.print(f"{len(effects)} carta(s) × {result.matches} partidas sem a carta, seed "
-              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s, {kernel}")
+    out.print(Text(f"{_setup_line(result)} — {elapsed:.1f} s, {kernel}"), soft_wrap=True)
     if base is None:
-        out.print("nenhum cenário terminou")
+        out.print("nenhuma rodada terminou")
         return
     lo, hi = base.interval
-    out.print(f"baseline (baralho inteiro): catástrofe {100 * base.rate:.1f}% "
-              f"(IC 95% {100 * lo:.1f}–{100 * hi:.1f}%)")
-    if not effects:
-        return
-    meters = list(effects[0].meters)
-    table = Table("#", "carta", "modo", "catástr. sem", "Δ pts", "IC 95%", "sorteios/partida",
-                  *(f"Δ {names.meter(m)}" for m in meters),
+    out.print(f"baseline (baralho inteiro): catástrofe {100 * base.rate:.2f}% "
+              f"(IC 95% {100 * lo:.2f}–{100 * hi:.2f}%) em {base.tally.matches} partidas")
+    meters = list(effects[0].meters) if effects else []
+    table = Table("#", "carta", "modo", "partidas", "Δ pts", "IC 95%", "q (BH)", "além do acaso?",
+                  "sorteios/partida", *(f"Δ {names.meter(m)}" for m in meters),
                   title="cartas por efeito na catástrofe (Δ = sem a carta − baseline)")
     for rank, e in enumerate(effects[:SHOWN], 1):
         d, dlo, dhi = e.diff_pp
-        table.add_row(str(rank), e.card_id, names.mode(e.mode), f"{e.catastrophe_pct:.1f}%",
-                      _fmt(d),
-                      f"{dlo:+.1f}…{dhi:+.1f}", f"{e.draws_per_match:.2f}",
-                      *(_fmt(e.meters[m][0]) for m in meters))
+        told = Text("sim", style="red") if e.flagged else Text("não")
+        table.add_row(str(rank), Text(e.card_id), Text(names.mode(e.mode)), str(e.matches),
+                      f"{d:+.2f}", f"{dlo:+.2f}…{dhi:+.2f}", f"{e.q_value:.3g}", told,
+                      f"{e.draws_per_match:.2f}", *(f"{e.meters[m][0]:+.1f}" for m in meters))
     out.print(table)
     if len(effects) > SHOWN:
         out.print(f"… e mais {len(effects) - SHOWN} carta(s) (todas em --json e --out)")
-    out.print("Δ > 0: a partida piora sem a carta (ela protege); Δ < 0: melhora. Medidores: "
-              "diferença da média final.", soft_wrap=True)
+    out.print("Δ > 0: a partida piora sem a carta (ela protege); Δ < 0: melhora. 'além do acaso? "
+              "não': o efeito da carta não se distingue do acaso (Benjamini-Hochberg, q > "
+              f"{result.fdr:g}). Medidores: diferença da média final.",
+              soft_wrap=True)
+    out.print(Text(result.summary(), style="bold"), soft_wrap=True)
 
 
-def write_per_card(result: SweepResult, folder: Path, names: Names) -> None:
+def write_per_card(result: PerCardResult, folder: Path, names: Names) -> None:
     """``percard.csv`` (one ranked row per card), ``percard.json`` and ``report.html``."""
     data = per_card_json(result)
     rows = data["cards"]
@@ -82,7 +92,7 @@ def write_per_card(result: SweepResult, folder: Path, names: Names) -> None:
 
 def plot_per_card(effects: List[CardEffect]) -> str:
     """Horizontal bars, one per card in rank order: Δ catastrophe (points) with its 95%
-    interval; red where the interval excludes 0."""
+    interval; red where the card is told from chance (Benjamini-Hochberg)."""
     from .report import _plain, _png, _pyplot
 
     plt = _pyplot()
@@ -92,54 +102,58 @@ def plot_per_card(effects: List[CardEffect]) -> str:
     d = [e.diff_pp[0] for e in effects]
     err = [[max(0.0, e.diff_pp[0] - e.diff_pp[1]) for e in effects],
            [max(0.0, e.diff_pp[2] - e.diff_pp[0]) for e in effects]]
-    colors = ["C3" if e.diff_pp[1] > 0 or e.diff_pp[2] < 0 else "C0" for e in effects]
+    colors = ["C3" if e.flagged else "C0" for e in effects]
     ax.barh(ys, d, xerr=err, color=colors, alpha=0.8, capsize=2)
     ax.set_yticks(ys)
     ax.set_yticklabels([_plain(e.card_id) for e in effects], fontsize=7)
     ax.axvline(0, color="grey", lw=1)
-    ax.set_xlabel("Δ catastrophe rate without the card (points), 95% CI")
+    ax.set_xlabel("Δ catastrophe rate without the card (points), 95% CI; red: told from chance "
+                  "(BH)")
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 
 
-def write_per_card_html(result: SweepResult, path: Path, names: Names) -> None:
+def write_per_card_html(result: PerCardResult, path: Path, names: Names) -> None:
     esc = html.escape
-    effects = card_effects(result)
+    effects = result.effects
     base = result.baseline
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>sorteio per card — "
              f"{esc(result.deck_name)}</title></head><body>",
              f"<h1>Sorteio: each card of “{esc(result.deck_name)}”</h1>",
-             f"<p>{len(effects)} card(s) × {result.matches} matches without the card, against "
-             f"the whole deck on the same seeds (seed {result.seed}, player "
-             f"<b>{esc(result.policy)}</b>, kernel {esc(result.kernel)}).</p>"]
+             f"<p>{esc(_setup_line(result))} (kernel {esc(result.kernel)}). Each card's deck "
+             "plays the same seeds as the whole deck, paired match by match, until the 95% "
+             "interval of its Δ reaches the stated half-width or the cap.</p>"]
     if result.interrupted:
-        parts.append("<p><b>Interrupted:</b> only the cards finished before the stop are "
-                     "shown.</p>")
+        parts.append("<p><b>Interrupted:</b> only the finished rounds are shown.</p>")
     if base is None:
-        parts.append("<p>No scenario finished.</p></body></html>")
+        parts.append("<p>No round finished.</p></body></html>")
         path.write_text("".join(parts), encoding="utf-8")
         return
     lo, hi = base.interval
     parts.append(f"<p>Whole deck: catastrophe {100 * base.rate:.2f}% (95% CI {100 * lo:.2f}–"
-                 f"{100 * hi:.2f}).</p>")
-    parts.append("<p>Δ = rate without the card − rate of the whole deck, paired match by match. "
+                 f"{100 * hi:.2f}) over {base.tally.matches} matches.</p>")
+    parts.append(f"<p><b>{esc(result.summary())}</b></p>")
+    parts.append("<p>Δ = rate without the card − rate of the whole deck on the same matches. "
                  "Positive (the match goes worse without it): the card protects; negative: it "
-                 "hurts. Red bars: the 95% interval excludes 0 — with many cards about 1 in 20 "
-                 "does so by chance, so rerun a surprising card with more --matches.</p>")
+                 f"hurts. Red: told from chance — Benjamini-Hochberg over all {len(effects)} "
+                 f"cards keeps the expected share of chance findings among the red ones at "
+                 f"{100 * result.fdr:g}% (q ≤ {result.fdr:g}).</p>")
     parts.append("<h2>Cards ranked by their effect on the catastrophe rate</h2>")
     parts.append(f"<img src='data:image/png;base64,{plot_per_card(effects)}'>")
     meters = list(effects[0].meters) if effects else []
     parts.append("<h2>Table</h2><table border='1' cellspacing='0' cellpadding='3'><tr>")
-    cols = ["#", "card", "mode", "catastrophe without", "Δ pts", "95% CI", "draws/match",
-            *(f"Δ end {names.meter(m)}" for m in meters)]
+    cols = ["#", "card", "mode", "matches", "catastrophe without", "Δ pts", "95% CI", "q (BH)",
+            "verdict", "draws/match", *(f"Δ end {names.meter(m)}" for m in meters)]
     parts.extend(f"<th>{esc(c)}</th>" for c in cols)
     parts.append("</tr>")
     for rank, e in enumerate(effects, 1):
-        cells = [str(rank), e.card_id, names.mode(e.mode), f"{e.catastrophe_pct:.2f}%",
-                 f"{e.diff_pp[0]:+.2f}", f"{e.diff_pp[1]:+.2f} … {e.diff_pp[2]:+.2f}",
+        cells = [str(rank), e.card_id, names.mode(e.mode), str(e.matches),
+                 f"{e.catastrophe_pct:.2f}%", f"{e.diff_pp[0]:+.2f}",
+                 f"{e.diff_pp[1]:+.2f} … {e.diff_pp[2]:+.2f}", f"{e.q_value:.3g}", e.verdict(),
                  f"{e.draws_per_match:.3f}",
                  *(f"{e.meters[m][0]:+.2f} ({e.meters[m][1]:+.1f}…{e.meters[m][2]:+.1f})"
                    for m in meters)]
-        parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
+        style = " style='color:#b00'" if e.flagged else ""
+        parts.append(f"<tr{style}>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>")
     parts.append("</table></body></html>")
     path.write_text("".join(parts), encoding="utf-8")

@@ -1,0 +1,127 @@
+class_name SorteioScriptedBridge
+extends SorteioBridge
+## A test double: a bridge that replays scripted or recorded replies, with no Python at all.
+##
+## For a game's own tests (GUT or plain scripts): a studio's CI plays its UI through the real
+## [SorteioNode] with no Python installed. It holds no rule: it answers each request with the
+## next reply of its script, in order, and refuses a call the script does not have next
+## ([code]script_mismatch[/code]), so a test that drifts from its recording says where.
+##
+## Record a real match once (any bridge) with [member SorteioNode.record_path], then replay it:
+## [codeblock]
+## # once, with Python: Sorteio.record_path = "res://tests/match_42.json"; play the match.
+## # in the tests, no Python:
+## Sorteio.use_bridge(SorteioScriptedBridge.from_file("res://tests/match_42.json"))
+## await Sorteio.start_match(42)
+## var card: SorteioCard = await Sorteio.advance()
+## [/codeblock]
+## Or script replies in code with [method add_reply] ([code]result[/code] in the protocol's
+## shape, docs/protocol.md). [code]ping[/code] is always answered and never consumes the script.
+## The file format is [code]{"format": "sorteio-recording/1", "exchanges": [{"method",
+## "params", "reply"}, ...]}[/code]; [code]params[/code] hold what a replay checks (the
+## [code]option[/code] of [code]choose[/code]; paths are left out).
+
+## The exchanges still to replay, each {"method", "params", "reply"}.
+var exchanges: Array[Dictionary] = []
+## How many requests were answered from the script so far.
+var answered: int = 0
+var _started: bool = false
+var _closed: bool = false
+var _error: String = ""
+
+
+func kind() -> String:
+	return "scripted"
+
+
+## A bridge replaying the recording at [param path] (res://, user:// or absolute); null when
+## the file is missing or is not a recording.
+static func from_file(path: String) -> SorteioScriptedBridge:
+	var text: String = FileAccess.get_file_as_string(path) if FileAccess.file_exists(path) else ""
+	var parsed: Variant = JSON.parse_string(text) if text != "" else null
+	if not parsed is Dictionary or not (parsed as Dictionary).get("exchanges") is Array:
+		return null
+	return from_recording(parsed)
+
+
+## A bridge replaying a recording already parsed ({"format", "exchanges"}).
+static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
+	var bridge: SorteioScriptedBridge = SorteioScriptedBridge.new()
+	for exchange: Variant in recording.get("exchanges", []):
+		if exchange is Dictionary:
+			bridge.exchanges.append(exchange)
+	return bridge
+
+
+## Appends one scripted reply: [param method] answered with [code]{"ok": true, "result":
+## result}[/code]; [param params] (e.g. [code]{"option": 1}[/code] for choose) are checked.
+func add_reply(method: String, result: Dictionary, params: Dictionary = {}) -> SorteioScriptedBridge:
+	exchanges.append({"method": method, "params": params, "reply": {"ok": true, "result": result}})
+	return self
+
+
+## Appends one scripted refusal: [param method] answered with error [param code].
+func add_error(method: String, code: String, message: String) -> SorteioScriptedBridge:
+	exchanges.append({"method": method, "params": {}, "reply": error_reply(code, message)})
+	return self
+
+
+func start(_owner: Node) -> bool:
+	_started = true
+	became_ready.emit.call_deferred()
+	return true
+
+
+func is_ready() -> bool:
+	return _started and not _closed
+
+
+func has_failed() -> bool:
+	return false
+
+
+func failure() -> String:
+	return _error
+
+
+func request(method: String, params: Dictionary) -> Dictionary:
+	if not is_ready():
+		return error_reply("bridge_down", "the scripted bridge is closed")
+	if method == "ping":
+		return {"ok": true, "result": {"pong": true, "protocol": 1}}
+	if exchanges.is_empty():
+		return error_reply(
+			"script_mismatch",
+			"the script has no reply left for '%s' (%d answered)" % [method, answered]
+		)
+	var expected: Dictionary = exchanges[0]
+	var wanted: String = str(expected.get("method", ""))
+	if wanted != method:
+		return error_reply(
+			"script_mismatch",
+			"call %d: the script has '%s' next, the game asked '%s'" % [answered + 1, wanted, method]
+		)
+	var checked: Dictionary = expected.get("params", {})
+	for key: Variant in checked:
+		if not params.has(key) or not _same(params[key], checked[key]):
+			return error_reply(
+				"script_mismatch",
+				(
+					"call %d (%s): the script has %s=%s, the game sent %s"
+					% [answered + 1, method, key, checked[key], params.get(key)]
+				)
+			)
+	exchanges.pop_front()
+	answered += 1
+	return (expected.get("reply", {}) as Dictionary).duplicate(true)
+
+
+func close() -> void:
+	_closed = true
+
+
+static func _same(given: Variant, scripted: Variant) -> bool:
+	# JSON gives floats: 1.0 in a recording is the 1 a game sends.
+	if typeof(given) in [TYPE_INT, TYPE_FLOAT] and typeof(scripted) in [TYPE_INT, TYPE_FLOAT]:
+		return float(given) == float(scripted)
+	return given == scripted

@@ -1,0 +1,110 @@
+class_name SorteioBridge
+extends RefCounted
+## How a [SorteioNode] reaches the Python rules: the base every bridge extends.
+##
+## A bridge carries the JSON requests of the sorteio protocol (docs/protocol.md) to Python's
+## request handler ([code]sorteio.bridge.handler[/code]) and brings the replies back. The node
+## owns one bridge at a time and knows nothing of how it talks: the socket bridge
+## ([code]socket_bridge.gd[/code], a loopback TCP connection to [code]sorteio serve[/code] or the
+## frozen server) and the in-process bridge ([code]python_bridge.gd[/code], the Python
+## GDExtension's own interpreter) both extend this class, and so does the scripted test double
+## ([code]scripted_bridge.gd[/code]). No rule of the GDD lives in a bridge.
+##
+## Life cycle: [method start] once; then the node calls [method poll] every frame until
+## [method is_ready] or [method has_failed]; then [method request] any number of times;
+## [method close] at the end (a closed bridge is never started again: make a new one).
+
+## Emitted once when start-up ends well (the handler answers requests).
+@warning_ignore("unused_signal")  # emitted by the bridges that extend this class
+signal became_ready
+## Emitted once when start-up fails, or later when the bridge is lost (the server died):
+## [param message] says what happened and what to do, in a sentence a game programmer can act on.
+@warning_ignore("unused_signal")
+signal failed(message: String)
+
+
+## The bridge's kind as [constant SorteioNode.BRIDGE_SOCKET], [constant SorteioNode.BRIDGE_PYTHON]
+## or "scripted".
+func kind() -> String:
+	return ""
+
+
+## Begins start-up without blocking the frame. [param owner] is the node (a bridge that needs the
+## scene tree, to await frames or to add a child, reaches it through it). Returns false when it
+## cannot even begin; [method failure] then says why.
+func start(_owner: Node) -> bool:
+	return false
+
+
+## Moves start-up on; called by the node every frame until ready or failed. Returns
+## [method is_ready].
+func poll() -> bool:
+	return is_ready()
+
+
+## True once requests can be made.
+func is_ready() -> bool:
+	return false
+
+
+## True once start-up failed or the bridge was lost.
+func has_failed() -> bool:
+	return false
+
+
+## Why the bridge failed ("" when it did not).
+func failure() -> String:
+	return ""
+
+
+## Sends one request and returns its reply: [code]{"ok": true, "result": {...}}[/code] or
+## [code]{"ok": false, "error": {"code": String, "message": String}}[/code] (codes in
+## docs/protocol.md; a bridge that is down answers [code]bridge_down[/code]).
+## Always call it with [code]await[/code]: a fast request (a draw) completes without waiting a
+## frame, and a slow one (a 30,000-card deck's [code]new_match[/code]) lets frames run until
+## its reply comes, on every bridge.
+func request(_method: String, _params: Dictionary) -> Dictionary:
+	return {"ok": false, "error": {"code": "bridge_down", "message": "no bridge"}}
+
+
+## Ends the bridge: the server or the Python side stops, its files are removed.
+func close() -> void:
+	pass
+
+
+## A failed reply in the protocol's shape.
+static func error_reply(code: String, message: String) -> Dictionary:
+	return {"ok": false, "error": {"code": code, "message": message}}
+
+
+## A reply's JSON text as the protocol's Dictionary, or a [code]bridge_down[/code] reply when it
+## is not a JSON object. Godot 4's JSON reads every number as a float; the protocol's numbers
+## that are whole (counters, meters, years, the RNG state of a save) come back as [int], so a
+## saved state sent back to Python is the state Python wrote (Python refuses 5.0 for an int).
+static func parse_reply(text: String) -> Dictionary:
+	var parsed: Variant = JSON.parse_string(text)
+	if not parsed is Dictionary:
+		return error_reply("bridge_down", "the Python side answered something that is not JSON")
+	return whole_numbers_as_ints(parsed)
+
+
+## [param value] with every whole float inside it (of at most 2^53 in size, where a float is
+## exact) turned into an [int]; Dictionaries and Arrays are walked, other values kept.
+static func whole_numbers_as_ints(value: Variant) -> Variant:
+	match typeof(value):
+		TYPE_FLOAT:
+			var number: float = value
+			if number == floorf(number) and absf(number) <= 9007199254740992.0:
+				return int(number)
+			return number
+		TYPE_DICTIONARY:
+			var dictionary: Dictionary = value
+			for key: Variant in dictionary:
+				dictionary[key] = whole_numbers_as_ints(dictionary[key])
+			return dictionary
+		TYPE_ARRAY:
+			var array: Array = value
+			for index: int in array.size():
+				array[index] = whole_numbers_as_ints(array[index])
+			return array
+	return value

@@ -1,0 +1,60 @@
+"""The Godot 4 addon's Python side: the only sorteio file that imports ``godot``.
+
+The Python GDExtension (godot-python-extension) imports this module at start-up (named by
+``sorteio.pyextension``) and it registers ``SorteioPython`` in Godot's ClassDB. The class
+forwards request JSON text to ``sorteio.bridge.inprocess`` and nothing else: the rules and the
+threading of slow requests live in the tested package. Python exceptions never cross into
+GDScript (the extension would print an ERROR: and abort the calling function): every method
+answers an error reply instead.
+"""
+
+import godot
+
+try:
+    from sorteio.bridge.inprocess import InProcessBridge
+
+    _IMPORT_ERROR = ""
+except Exception as exc:  # sorteio missing from the extension's site-packages: say so in replies
+    InProcessBridge = None
+    _IMPORT_ERROR = f"{type(exc).__name__}: {exc}"
+
+
+def _failure(message: str) -> str:
+    import json
+
+    error = {"code": "bridge_down", "message": message}
+    return json.dumps({"id": None, "ok": False, "error": error})
+
+
+@godot.register_extension_class
+class SorteioPython(godot.RefCounted):
+    """One in-process handler: ``submit(key, text)`` -> reply text or "" (pending);
+    ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve."""
+
+    @godot.method
+    def problem(self) -> str:
+        if InProcessBridge is None:
+            return "sorteio does not import in the Python extension: " + _IMPORT_ERROR
+        return ""
+
+    @godot.method
+    def submit(self, key: int, text: str) -> str:
+        try:
+            return self._bridge().submit(int(key), str(text))
+        except Exception as exc:
+            return _failure(f"{type(exc).__name__}: {exc}")
+
+    @godot.method
+    def take(self, key: int) -> str:
+        try:
+            return self._bridge().take(int(key))
+        except Exception as exc:
+            return _failure(f"{type(exc).__name__}: {exc}")
+
+    def _bridge(self):
+        bridge = getattr(self, "_inprocess", None)
+        if bridge is None:
+            if InProcessBridge is None:
+                raise RuntimeError(self.problem())
+            bridge = self._inprocess = InProcessBridge()
+        return bridge

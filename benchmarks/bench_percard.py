@@ -1,0 +1,123 @@
+"""The per-card study's cost and reliability on padrao (issues 15 and 16).
+
+Runs ``sorteio simulate --per-card``'s study (``percard_study.run_per_card``) at its stated
+precision (±0.2 points per card, 95%; cap 200,000 matches; random player) and prints:
+
+- wall and CPU seconds (this process and its workers, ``resource``), matches played, rounds,
+  matches/s, with the load average before and after (the machine is shared: other sessions'
+  work shows up as wall time, not as CPU time);
+- ``--jobs 1,2``: the same study on 1 and on 2 worker processes, side by side in one run, and
+  their wall-time ratio;
+- ``--agreement``: a second seed, and the two seeds' agreement: flagged cards (Benjamini-Hochberg,
+  5%) in common and Jaccard, Pearson and Spearman correlation of the per-card effects; and the
+  same figures for today's 3,000-match fixed study, for comparison.
+
+Usage: python benchmarks/bench_percard.py [--precision 0.2] [--jobs 2] [--seeds 1,2]
+       [--agreement] [--json FILE]
+Target (issue 16): the study at the stated precision on padrao in <= 15 s wall on 2 cores.
+"""
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+
+from sorteio.loader import load_deck
+from sorteio.sim.kernels import kernel_name
+from sorteio.sim.percard import (
+    DEFAULT_HALF_WIDTH_PP,
+    DEFAULT_MAX_MATCHES,
+    jaccard,
+    pearson,
+    spearman,
+)
+from sorteio.sim.percard_study import run_per_card
+
+TARGET_S = 15.0
+
+
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def study(deck, seed: int, precision: float, jobs: int, **kwargs) -> dict:
+    load_before = _load()
+    cpu, wall = _cpu(), time.perf_counter()
+    result = run_per_card(deck, seed=seed, half_width_pp=precision, jobs=jobs, **kwargs)
+    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    row = {"seed": seed, "jobs": jobs, "precision_pp": precision, "wall_s": round(wall, 2),
+           "cpu_s": round(cpu, 2), "matches": result.matches_played, "rounds": result.rounds,
+           "matches_per_s_wall": round(result.matches_played / wall),
+           "matches_per_cpu_s": round(result.matches_played / cpu) if cpu else None,
+           "flagged": len(result.flagged), "load_before": load_before, "load_after": _load()}
+    print(f"seed {seed}, jobs {jobs}, ±{precision:g} pt: {wall:6.1f} s wall, {cpu:6.1f} s CPU, "
+          f"{result.matches_played:,} matches in {result.rounds} rounds "
+          f"({row['matches_per_s_wall']:,}/s wall), {len(result.flagged)} cards flagged; "
+          f"load average {load_before} -> {row['load_after']}", flush=True)
+    row["effects"] = {e.card_id: e.diff_pp[0] for e in result.effects}
+    row["flagged_cards"] = sorted(e.card_id for e in result.flagged)
+    return row
+
+
+def agreement(a: dict, b: dict) -> dict:
+    cards = sorted(a["effects"])
+    x = [a["effects"][c] for c in cards]
+    y = [b["effects"][c] for c in cards]
+    fa, fb = set(a["flagged_cards"]), set(b["flagged_cards"])
+    return {"flagged": [len(fa), len(fb)], "in_common": len(fa & fb),
+            "jaccard": round(jaccard(fa, fb), 3), "pearson": round(pearson(x, y), 3),
+            "spearman": round(spearman(x, y), 3),
+            "opposite_signs_among_flagged": sorted(c for c in fa | fb
+                                                   if a["effects"][c] * b["effects"][c] < 0)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--precision", type=float, default=DEFAULT_HALF_WIDTH_PP)
+    ap.add_argument("--max-matches", type=int, default=DEFAULT_MAX_MATCHES)
+    ap.add_argument("--jobs", default="2", help="comma-separated worker counts, e.g. 1,2")
+    ap.add_argument("--seeds", default="1,2")
+    ap.add_argument("--agreement", action="store_true")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    deck = load_deck("padrao")
+    print(f"per-card study, padrao, kernel {kernel_name()}, {os.cpu_count()} CPUs (shared "
+          f"machine: compare figures of one run, read wall time beside the load average)")
+    jobs = [int(j) for j in args.jobs.split(",")]
+    seeds = [int(s) for s in args.seeds.split(",")]
+    rows = [study(deck, seeds[0], args.precision, j, max_matches=args.max_matches)
+            for j in jobs]
+    if len(rows) > 1:
+        print(f"wall ratio jobs {jobs[0]} / jobs {jobs[-1]}: "
+              f"{rows[0]['wall_s'] / rows[-1]['wall_s']:.2f}x")
+    best = rows[-1]
+    print(f"target <= {TARGET_S:g} s wall on 2 cores: {best['wall_s']:.1f} s "
+          f"({'met' if best['wall_s'] <= TARGET_S else 'not met'} in this run); its CPU time "
+          f"over 2 cores, the wall time two idle cores would need at best: "
+          f"{best['cpu_s'] / 2:.1f} s")
+    out = {"studies": rows}
+    if args.agreement:
+        other = study(deck, seeds[1], args.precision, jobs[-1], max_matches=args.max_matches)
+        out["agreement"] = agreement(best, other)
+        print(f"seeds {seeds[0]} and {seeds[1]} at ±{args.precision:g}: {out['agreement']}")
+        fixed = [study(deck, s, args.precision, jobs[-1], first=3000, max_matches=3000)
+                 for s in seeds[:2]]
+        out["agreement_3000"] = agreement(*fixed)
+        print(f"the same at a fixed 3,000 matches per card: {out['agreement_3000']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+extends PanelContainer
+# The card: mode, title, text, why it was drawn, and its options on the sides the draw gave them
+# (GDD 05 §3.4). Clicking an option applies it. Reacts to Sorteio's signals only.
+# Layout: the card keeps its width whatever the header says (the left column has a fixed width),
+# and each option's text takes the free height of its side, so both buttons sit on one line.
+
+signal continue_requested
+
+const Texts = preload("res://scenes/texts.gd")
+const WAITING := "Esperando as regras (Python)..."
+
+# False in autoplay: the demo's controller goes on by itself.
+var show_continue := true
+
+onready var _mode: Label = $Box/Mode
+onready var _title: Label = $Box/Title
+onready var _text: Label = $Box/Text
+onready var _reason: Label = $Box/Reason
+onready var _options: HBoxContainer = $Box/Options
+onready var _outcome: Label = $Box/Outcome
+onready var _next: Button = $Box/Next
+
+
+func _ready() -> void:
+	Sorteio.connect("match_started", self, "_on_match_started")
+	Sorteio.connect("turn_started", self, "_on_turn_started")
+	Sorteio.connect("card_drawn", self, "_on_card_drawn")
+	Sorteio.connect("option_applied", self, "_on_option_applied")
+	Sorteio.connect("turn_ended", self, "_on_turn_ended")
+	Sorteio.connect("match_ended", self, "_on_match_ended")
+	Sorteio.connect("state_loaded", self, "_on_state_loaded")
+	Sorteio.connect("error_occurred", self, "_on_error_occurred")
+	_next.connect("pressed", self, "_on_next_pressed")
+	_mode.add_color_override("font_color", Color(0.6, 0.75, 1.0))
+	_title.add_color_override("font_color", Color(1.0, 0.9, 0.55))
+	_reason.add_color_override("font_color", Color(0.7, 0.7, 0.75))
+	_title.text = "Sorteio"
+	_text.text = WAITING
+	if Sorteio.is_bridge_failed():  # it failed before this scene connected
+		_on_error_occurred(Sorteio.bridge_error, "bridge_down")
+
+
+func _on_match_started(_match_seed: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
+	_clear()
+	_title.text = "Começa o mandato"
+
+
+func _on_turn_started(year: int, mandatory: Array) -> void:
+	_clear()
+	_title.text = "Ano %d" % year
+	var lines := []
+	for item in mandatory:
+		lines.append("- " + Texts.obligation(item))
+	_text.text = (
+		"Obrigatórias deste ano:\n" + PoolStringArray(lines).join("\n")
+		if lines
+		else "Sem obrigatórias."
+	)
+
+
+func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_order: Array) -> void:
+	_clear()
+	_mode.text = Texts.mode_line(Sorteio.deck_info, card)
+	_title.text = card["titulo"]
+	_text.text = card["texto"]
+	_reason.text = "Por que esta carta: " + Texts.reason(reason)
+	var sides := ["Esquerda", "Direita"]
+	for position in range(option_order.size()):
+		var index: int = option_order[position]
+		var side := VBoxContainer.new()
+		side.size_flags_horizontal = SIZE_EXPAND_FILL
+		var label := Label.new()
+		label.autowrap = true
+		label.size_flags_vertical = SIZE_EXPAND_FILL  # the taller text sets both sides' height
+		label.text = card["opcoes"][index]["texto"]
+		var button := Button.new()
+		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
+		button.rect_min_size = Vector2(0, 40)
+		button.connect("pressed", self, "_on_option_pressed", [index])
+		side.add_child(label)
+		side.add_child(button)
+		_options.add_child(side)
+
+
+func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:
+	for side in _options.get_children():
+		side.get_child(1).disabled = true
+	_outcome.text = "Escolhida a opção %d." % (option + 1)
+
+
+func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
+	_clear()
+	_title.text = "Fim do ano %d" % year
+	var played := Texts.count(cards, "carta", "cartas")
+	_text.text = "%s neste ano%s." % [played, " (as elegíveis acabaram)" if short else ""]
+	if show_continue and not Sorteio.is_match_over():
+		_next.text = "Começar o ano %d" % (year + 1)
+		_next.visible = true
+
+
+func _on_match_ended(_reason: String, ending: Dictionary) -> void:
+	_clear()
+	_title.text = "Fim da partida"
+	_text.text = Texts.ending(ending)
+	if show_continue:
+		_next.text = "Nova partida"
+		_next.visible = true
+
+
+func _on_state_loaded(_snapshot: Dictionary, pending: Dictionary) -> void:
+	_clear()
+	if not pending.empty():
+		_on_card_drawn(pending["card"], pending["slot"], pending["reason"], pending["option_order"])
+
+
+# The one place the error's own (English) message is shown; the header and the log only name
+# the code. When the rules never answered, the card says so instead of "Esperando...".
+func _on_error_occurred(message: String, code: String) -> void:
+	if code == "bridge_down":
+		_clear()
+		_title.text = "Sem as regras do sorteio"
+		_text.text = (
+			"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
+			+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+		)
+	_outcome.text = "Erro (%s): %s" % [code, message]
+
+
+func _on_option_pressed(index: int) -> void:
+	Sorteio.apply_option(index)
+
+
+func _on_next_pressed() -> void:
+	_next.visible = false
+	emit_signal("continue_requested")
+
+
+func _clear() -> void:
+	for child in _options.get_children():
+		_options.remove_child(child)  # now, so it no longer counts in the layout
+		child.queue_free()
+	_mode.text = ""
+	_text.text = ""
+	_reason.text = ""
+	_outcome.text = ""
+	_next.visible = false

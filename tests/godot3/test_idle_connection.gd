@@ -1,0 +1,48 @@
+extends SceneTree
+# A game that waits on its menu before its first call keeps its bridge: the server closes a
+# connection that sends no request with the token within AUTH_TIMEOUT (10 s), so the socket
+# bridge authenticates as soon as it connects. Waits WAIT_S after bridge_ready, then plays.
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_idle_connection.gd
+# Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
+
+const WAIT_S := 11.5  # past the server's AUTH_TIMEOUT (sorteio.bridge.server, 10 s)
+
+var failures := 0
+var errors := []
+
+
+func _init() -> void:
+	call_deferred("_run")
+
+
+func _run() -> void:
+	var sorteio: Node = root.get_node("Sorteio")
+	sorteio.connect("error_occurred", self, "_on_error_occurred")
+	var deadline := OS.get_ticks_msec() + 20000
+	yield(self, "idle_frame")
+	while not sorteio.is_bridge_ready() and OS.get_ticks_msec() < deadline:
+		yield(self, "idle_frame")
+	print("BRIDGE %s" % sorteio.bridge_kind)
+	yield(create_timer(WAIT_S), "timeout")
+	var played: bool = (
+		sorteio.start_match(3, "padrao")
+		and sorteio.start_turn()
+		and not sorteio.draw_next_card().empty()
+	)
+	_check(
+		played and errors.empty(), "the first call %.1f s after bridge_ready plays" % WAIT_S, errors
+	)
+	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
+	quit(0 if failures == 0 else 1)
+
+
+func _on_error_occurred(message: String, code: String) -> void:
+	errors.append([message, code])
+
+
+func _check(ok: bool, name: String, detail = "") -> void:
+	if not ok:
+		failures += 1
+	print(
+		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
+	)

@@ -1,0 +1,236 @@
+extends SceneTree
+# Engine test: SorteioNode used the wrong way from GDScript gets an error signal and a false /
+# {} return, never a SCRIPT ERROR, and nothing of the match is lost:
+# - load_state() given what a corrupt save file parses to (null, text, an Array);
+# - a negative seed other than -1;
+# - a relative deck path (read from res://, as exported games must);
+# - a second SorteioNode beside the autoload (each has its own bridge and server);
+# - over the socket bridge: bridge_mode "python" where pythonscript is not installed.
+#   godot3-server --path godot3/demo_project -s tests/godot3/test_misuse.gd
+# Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
+
+const DECK := "res://decks/padrao.json"
+const SorteioNode = preload("res://addons/sorteio/sorteio_node.gd")
+
+var failures := 0
+var errors := []
+var sorteio: Node = null
+
+
+func _init() -> void:
+	call_deferred("_run")
+
+
+func _run() -> void:
+	sorteio = root.get_node("Sorteio")
+	sorteio.connect("error_occurred", self, "_on_error_occurred")
+	yield(_wait_ready(sorteio), "completed")
+	print("BRIDGE %s" % sorteio.bridge_kind)
+	_test_load_state_of_a_corrupt_save()
+	_test_negative_seed()
+	_test_relative_deck_path()
+	yield(_test_second_node(), "completed")
+	if sorteio.bridge_kind == "socket":
+		yield(_test_python_mode_without_pythonscript(), "completed")
+		yield(_test_bridge_ready_inside_a_call(false), "completed")
+		yield(_test_bridge_ready_inside_a_call(true), "completed")
+	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
+	quit(0 if failures == 0 else 1)
+
+
+func _wait_ready(node: Node, timeout_ms := 20000):
+	var deadline := OS.get_ticks_msec() + timeout_ms
+	yield(self, "idle_frame")
+	while not node.is_bridge_ready() and not node.is_bridge_failed():
+		if OS.get_ticks_msec() > deadline:
+			break
+		yield(self, "idle_frame")
+
+
+func _check(ok: bool, name: String, detail = "") -> void:
+	if not ok:
+		failures += 1
+	print(
+		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
+	)
+
+
+func _on_error_occurred(message: String, code: String) -> void:
+	errors.append([message, code])
+
+
+func _one_error(code: String) -> bool:
+	return errors.size() == 1 and errors[0][1] == code
+
+
+func _test_load_state_of_a_corrupt_save() -> void:
+	# JSON.parse(text).result of a truncated or empty save file is null; a hand-edited one may
+	# hold any JSON value. The README's load_game passes it straight to load_state.
+	sorteio.start_match(4, DECK)
+	sorteio.start_turn()
+	var card: String = sorteio.draw_next_card().get("card_id", "")
+	for bad in [null, "not a save", [1, 2], 7]:
+		errors.clear()
+		var loaded: bool = sorteio.load_state(bad)
+		_check(
+			not loaded and _one_error("bad_request"),
+			"load_state(%s) refused with bad_request" % typeof(bad),
+			errors
+		)
+	_check(
+		sorteio.phase == "awaiting_choice" and sorteio.current_draw.get("card_id") == card,
+		"...and the match in play is kept",
+		sorteio.phase
+	)
+	errors.clear()
+
+
+func _test_relative_deck_path() -> void:
+	# "decks/padrao.json" worked in the editor (its working folder is the project) and broke
+	# once exported: it is read from res://, and saved as the res:// path it names.
+	errors.clear()
+	var started: bool = sorteio.start_match(4, "decks/padrao.json")
+	var saved: Dictionary = sorteio.save_state()
+	_check(
+		started and errors.empty() and saved.get("deck") == DECK,
+		"a relative deck path is read from res://",
+		[started, errors, saved.get("deck")]
+	)
+	_check(sorteio.load_state(saved) and errors.empty(), "...and its save loads", errors)
+	sorteio.print_warnings = false
+	errors.clear()
+	_check(not sorteio.start_match(-9), "with print_warnings off...")
+	_check(_one_error("bad_request"), "...error_occurred is still emitted", errors)
+	sorteio.print_warnings = true
+	errors.clear()
+	_check(
+		sorteio.start_match(4, "padrao") and errors.empty(),
+		"a built-in deck name is still a name",
+		errors
+	)
+
+
+func _test_negative_seed() -> void:
+	# -1 means "match_seed, or Python picks"; any other negative seed is a mistake, refused
+	# like a seed above 2^31 - 1, not silently replaced by a random one.
+	errors.clear()
+	_check(not sorteio.start_match(-7, DECK), "start_match(-7) refused")
+	_check(_one_error("bad_request"), "...with bad_request", errors)
+	_check(sorteio.phase == "awaiting_choice", "...and the match in play is kept", sorteio.phase)
+	errors.clear()
+	sorteio.match_seed = -3
+	_check(not sorteio.start_match(), "match_seed -3 refused", errors)
+	sorteio.match_seed = -1
+	errors.clear()
+	_check(sorteio.start_match(-1, DECK), "start_match(-1) still lets Python pick", errors)
+	errors.clear()
+
+
+func _test_second_node():
+	# A game may make its own SorteioNode (e.g. to preview an AI's match) beside the autoload.
+	# Each must have its own bridge: stopping one must not take the other's down.
+	var second: Node = SorteioNode.new()
+	second.name = "SecondSorteio"
+	second.connect("error_occurred", self, "_on_error_occurred")
+	root.add_child(second)
+	sorteio.stop_bridge()
+	sorteio.start_bridge()  # both starting in the same frame
+	yield(_wait_ready(second), "completed")
+	yield(_wait_ready(sorteio), "completed")
+	_check(sorteio.is_bridge_ready() and second.is_bridge_ready(), "two nodes: both ready", errors)
+	_check(
+		sorteio.start_match(1, DECK) and second.start_match(2, "curto"),
+		"...both start a match",
+		errors
+	)
+	if sorteio.bridge_kind == "socket":
+		_check(
+			sorteio.bridge_process_id() != second.bridge_process_id(),
+			"...each with its own server",
+			[sorteio.bridge_process_id(), second.bridge_process_id()]
+		)
+		# Which server each talks to (one port file name for both made that a race).
+		var ports := [sorteio._bridge._port, second._bridge._port]
+		_check(ports[0] != ports[1], "...each connected to its own server", ports)
+	second.stop_bridge()
+	errors.clear()
+	_check(
+		sorteio.start_turn() and not sorteio.draw_next_card().empty(),
+		"...stopping one leaves the other playing",
+		errors
+	)
+	_check(sorteio.deck_info.get("nome") != second.deck_info.get("nome"), "...its own match")
+	root.remove_child(second)
+	second.free()
+	errors.clear()
+
+
+func _test_python_mode_without_pythonscript():
+	sorteio.bridge_mode = "python"
+	errors.clear()
+	_check(not sorteio.start_bridge(), "bridge_mode python without pythonscript fails")
+	yield(self, "idle_frame")
+	_check(
+		"pythonscript" in sorteio.bridge_error and not "is not there" in sorteio.bridge_error,
+		"...saying pythonscript is not installed",
+		sorteio.bridge_error
+	)
+	sorteio.bridge_mode = "auto"
+	sorteio.start_bridge()
+	yield(_wait_ready(sorteio), "completed")
+	errors.clear()
+	_check(sorteio.start_match(3, DECK), "...and auto plays again", errors)
+
+
+func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
+	# The socket bridge may come up inside a call (the call's one poll connects); bridge_ready is
+	# then emitted from that call. A handler that starts its own match there (the README's
+	# _begin) must not be overwritten by the outer call's older reply: the node's state stays
+	# Python's. A handler that stops the bridge makes the outer call fail cleanly.
+	# A node outside the tree: no _process, so only the calls poll.
+	var node: Node = SorteioNode.new()
+	node.connect("error_occurred", self, "_on_error_occurred")
+	var handler := "_stop_in_bridge_ready" if stop_in_handler else "_begin_in_bridge_ready"
+	node.connect("bridge_ready", self, handler, [node])
+	node.start_bridge()
+	var started := false
+	var deadline := OS.get_ticks_msec() + 20000
+	while not node.is_bridge_ready() and node.is_bridge_failed() == false:
+		if OS.get_ticks_msec() > deadline:
+			break
+		errors.clear()
+		started = node.start_match(7, "curto")
+		if started:
+			break
+		yield(self, "idle_frame")
+	for _i in range(2):  # what the handler does may come after the call
+		yield(self, "idle_frame")
+	if stop_in_handler:
+		_check(
+			started and not node.is_bridge_ready(),
+			"a bridge_ready handler stopping the bridge: the call that brought it up is whole",
+			errors
+		)
+	else:
+		var seen := [node.phase, str(node.deck_info.get("source"))]
+		errors.clear()
+		var applied: bool = node.apply_option(node.current_draw.get("option_order", [0])[0])
+		_check(
+			started and seen[0] == "awaiting_choice" and seen[1].ends_with("padrao.json"),
+			"a bridge_ready handler playing: the node's state is Python's",
+			[seen, errors]
+		)
+		_check(applied and errors.empty(), "...and play goes on", errors)
+	node.free()
+	errors.clear()
+
+
+func _begin_in_bridge_ready(_kind: String, node: Node) -> void:
+	# The outer call (start_match(7, "curto")) comes after this handler's match.
+	node.start_match(42, DECK)
+	node.start_turn()
+	node.draw_next_card()
+
+
+func _stop_in_bridge_ready(_kind: String, node: Node) -> void:
+	node.stop_bridge()
