@@ -67,7 +67,8 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    `install.py` runs `pip install` on the wheel that fits that Python: `{compiled}` (the
    compiled simulation kernel: `sorteio simulate` and the editor panel ~14x faster) on
    {platform}, else `{wheel}` (pure Python, every platform: the same numbers, slower). Either
-   can be given to `pip install` by hand.
+   can be given to `pip install` by hand. A game needs only that; `install.py --extras=cli`
+   adds the `sorteio` command line (`sorteio simulate`, `validate`, `sheet`...).
    (Windows: `py -m venv .venv` then `.venv\\Scripts\\python addons\\sorteio\\wheel\\install.py`.)
 
 4. Point the addon at that interpreter: the project setting `sorteio/python`
@@ -124,6 +125,7 @@ GDExtension with the rules already installed in its own Python
      `install.py` runs `pip install` on the wheel that fits that Python: `{compiled}` (the
      compiled simulation kernel: `sorteio simulate` and the editor panel ~14x faster) on
      {platform}, else `{wheel}` (pure Python, every platform: the same numbers, slower).
+     A game needs only that; `install.py --extras=cli` adds the `sorteio` command line.
      Then point the addon at it: the project setting `sorteio/python` (e.g.
      `res://.venv/bin/python`) or the environment variable `SORTEIO_PYTHON`.
      On other platforms than Linux x86-64, delete `addons/godot-python-extension/` and

@@ -1,6 +1,6 @@
 """Install sorteio from the release zip's wheels into the Python that runs this script.
 
-    python3 addons/sorteio/wheel/install.py [pip options...]
+    python3 addons/sorteio/wheel/install.py [--extras=cli,report] [pip options...]
 
 The zip (``make dist``, scripts/dist.py, which ships this file as ``addons/sorteio/wheel/
 install.py``) carries two wheels: one with the compiled simulation kernel for one CPython
@@ -8,7 +8,9 @@ version on Linux (a manylinux wheel: ~14x faster ``sorteio simulate`` and editor
 pure-Python one for every other platform and version (the same numbers, slower). This picks the
 compiled wheel when this interpreter can load it (same CPython version, same machine, a glibc at
 least as new as the wheel's manylinux tag) and the pure wheel otherwise, then runs
-``python -m pip install`` on it (extra arguments go to pip). Standard library only, Python >= 3.8.
+``python -m pip install`` on it (extra arguments go to pip). ``--extras=cli`` adds the package's
+extras (``cli``: the ``sorteio`` command line; ``report``: plots): a game needs none of them.
+Standard library only, Python >= 3.8.
 """
 
 import os
@@ -64,6 +66,8 @@ def this_python() -> str:
 
 
 def main() -> int:
+    extras = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--extras=")]
+    pip_args = [a for a in sys.argv[1:] if not a.startswith("--extras=")]
     wheels = [p.name for p in HERE.glob("sorteio-*.whl")]
     try:
         wheel = choose(wheels, this_python(), platform.machine(), glibc())
@@ -72,8 +76,8 @@ def main() -> int:
         return 2
     kind = "pure Python" if wheel.endswith("-any.whl") else "compiled kernel"
     print(f"installing {wheel} ({kind}) into {sys.executable}")
-    return subprocess.call([sys.executable, "-m", "pip", "install", str(HERE / wheel),
-                            *sys.argv[1:]])
+    target = str(HERE / wheel) + (f"[{','.join(extras)}]" if extras else "")
+    return subprocess.call([sys.executable, "-m", "pip", "install", target, *pip_args])
 
 
 if __name__ == "__main__":

@@ -184,7 +184,7 @@ def test_the_zips_installer_gives_a_fresh_venv_the_compiled_kernel(dist_zip, tmp
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = str(venv / "bin" / "python")
-    proc = subprocess.run([python, str(wheel_dir / "install.py"), "-q",
+    proc = subprocess.run([python, str(wheel_dir / "install.py"), "--extras=cli", "-q",
                            "--disable-pip-version-check"], capture_output=True, text=True,
                           timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -9,8 +9,10 @@ extends Resource
 ## in [method SorteioNode.start_match]; an exported game carries the text inside its pack, so
 ## Python gets the deck without the JSON file.
 
-## The deck JSON as imported (what Python reads).
-@export_multiline var json_text: String = ""
+## The deck JSON as imported (what Python reads). Stored, not shown in the Inspector: an
+## imported resource cannot be saved, so a text box there lost every edit (issue 15); edit the
+## deck in the Sorteio panel's card table or in the file.
+@export_storage var json_text: String = ""
 ## The file it was imported from (res:// path).
 @export var source_path: String = ""
 ## The deck's name (its [code]nome[/code]), "" when it did not validate.
@@ -21,6 +23,11 @@ extends Resource
 ## "warning"), [code]file[/code], [code]card_id[/code] (or null), [code]field[/code],
 ## [code]message[/code] (as Python's validate request returns them).
 @export var problems: Array[Dictionary] = []
+
+
+func _validate_property(property: Dictionary) -> void:
+	if property.name in ["source_path", "deck_name", "valid", "problems"]:
+		property.usage |= PROPERTY_USAGE_READ_ONLY  # what the import found, not for typing
 
 
 ## The problems whose severity is "error" (a deck with any cannot be played).

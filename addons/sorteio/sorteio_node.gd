@@ -111,6 +111,8 @@ const CODE_SCRIPT_MISMATCH: String = "script_mismatch"
 
 const SETTING_PYTHON: String = "sorteio/python"
 const SETTING_BRIDGE_FILE: String = "sorteio/bridge_file"
+## The project's deck, shared with the Sorteio panel ([member deck_path] "" uses it).
+const SETTING_DECK: String = "sorteio/deck"
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
 ## Loaded only when present: the in-process bridge ships with the Python GDExtension.
@@ -118,8 +120,9 @@ const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.g
 const RECORDING_FORMAT: String = "sorteio-recording/1"
 
 ## The deck: a res:// (or absolute) path to a deck JSON file, or a built-in deck name
-## ("padrao", "curto"); "" is the package's default deck. A relative path ("decks/meu.json") is
-## read from res://, in the editor and exported alike.
+## ("padrao", "curto"); "" is the project's deck (the project setting [code]sorteio/deck[/code],
+## the deck the Sorteio panel checks), else the package's default deck. A relative path
+## ("decks/meu.json") is read from res://, in the editor and exported alike.
 @export_file("*.json") var deck_path: String = ""
 ## The deck as a resource (the editor imports each .sorteio.json file as one). When set, it wins
 ## over [member deck_path]; a deck given to [method start_match] wins over both.
@@ -857,7 +860,9 @@ func _deck_source(deck: Variant) -> Array:
 		return []
 	if resource != null:
 		return [resource.resource_path, _deck_resource_for_python(resource)]
-	var given: String = _resolved_deck(deck if deck != "" else deck_path)
+	if deck == "":
+		deck = deck_path if deck_path != "" else str(ProjectSettings.get_setting(SETTING_DECK, ""))
+	var given: String = _resolved_deck(deck)
 	var for_python: Variant = _deck_for_python(given)
 	if for_python == null and given != "":
 		return []

@@ -23,13 +23,23 @@ from .errors import SorteioError, StateError
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
-from .narration import Printer, err, error_line, error_lines, heading, out, say, warning_lines
+from .narration import (
+    Printer,
+    err,
+    error_line,
+    error_lines,
+    heading,
+    out,
+    say,
+    warning_line,
+    warning_lines,
+)
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
 from .situation import load_situation, situation_engine, situation_schema
 from .state import restore_state, save_state
-from .wording import Names, ending_with_text
+from .wording import Names, ending_with_text, midturn_text
 
 BAD_INPUT = 2
 INTERRUPTED = 130
@@ -266,14 +276,8 @@ def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy:
 def _midturn_heading(engine: Engine) -> str:
     """``Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)``: the preview of a save
     made mid-turn continues a year whose heading was printed by another run."""
-    n = engine.index.n_slots
-    if engine.current is not None:
-        where = f"a carta {engine.slot} de {n}, na tela"
-    elif engine.slot < n:
-        where = f"a partir da vaga {engine.slot + 1} de {n}"
-    else:
-        where = f"as {n} vagas já preenchidas"
-    return f"Ano {engine.year}, {where} (partida salva no meio do turno)"
+    return midturn_text(engine.year, engine.slot, engine.index.n_slots,
+                        engine.current is not None)
 
 
 @cli.command()

@@ -119,6 +119,19 @@ def meters_text(names: Names, meters: Mapping[str, int]) -> str:
     return " · ".join(f"{names.meter(k)} {v}" for k, v in meters.items())
 
 
+def midturn_text(year: int, slot: int, n_slots: int, card_on_screen: bool) -> str:
+    """``Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)``: where the preview of
+    a save made mid-turn starts (``slot``: cards already shown this turn; ``sorteio turn``, the
+    editor panel's preview)."""
+    if card_on_screen:
+        where = f"a carta {slot} de {n_slots}, na tela"
+    elif slot < n_slots:
+        where = f"a partir da vaga {slot + 1} de {n_slots}"
+    else:
+        where = f"as {n_slots} vagas já preenchidas"
+    return f"Ano {year}, {where} (partida salva no meio do turno)"
+
+
 def card_mode_text(names: Names, card: Mapping[str, Any]) -> str:
     """The line above a card's title: its mode's name and its type (``Desinformação · comum``)."""
     return f"{names.mode(card['modo'])} · {card.get('tipo', 'comum')}"

@@ -1,5 +1,6 @@
 """The designers' requests behind the Godot editor panel: validate, lint, preview, simulate,
-spreadsheets.
+spreadsheets (``sheet_export`` / ``sheet_import``)
+and the card table's ``deck_table`` / ``deck_edit`` (issue 15; ``sorteio.cardtable``).
 
 The same answers the CLI gives (``sorteio validate``, ``lint``, ``turn``, ``simulate``), as plain
 JSON-safe dicts for a bridge to carry; the panel only draws them (no rule or statistic is computed
@@ -13,18 +14,22 @@ not depend on the budget or the machine's speed: match ``i`` uses engine seed
 ``seed * SEED_STRIDE + i``, as ``sorteio simulate`` does (GDD 06 §7).
 """
 
+import hashlib
 import itertools
 import json
+import os
+import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from .. import cardtable
 from ..checks import deck_warnings
-from ..compiled import CompiledDeck
+from ..compiled import CompiledDeck, paused_gc
 from ..engine import DRAWING, ENDED, TURN_START, Engine
 from ..errors import SorteioError
-from ..jsonfile import loads, read_text
+from ..jsonfile import JsonFileError, loads, read_text
 from ..lint import lint_deck
-from ..loader import DeckError, load_deck, resolve_deck_path
+from ..loader import BUILTIN_DECKS, DeckError, load_deck, parse_deck, resolve_deck_path
 from ..match import POLICIES, MatchObserver, Step, make_policy, play_turn
 from ..results import TurnEnd, TurnStart
 from ..sim.from_situation import situation_tally
@@ -42,7 +47,15 @@ from ..sim.sweep import (
 )
 from ..situation import Situation, load_situation, situation_engine
 from ..state import restore_state
-from ..wording import Names, card_mode_text, ending_text, mandatory_text, reason_text
+from ..wording import (
+    Names,
+    card_mode_text,
+    ending_text,
+    mandatory_text,
+    meters_text,
+    midturn_text,
+    reason_text,
+)
 
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
 DEFAULT_BUDGET_MS = 150  # per step: one editor frame may take this long, well under any timeout
@@ -83,9 +96,13 @@ def validate(params: Dict[str, Any]) -> Dict[str, Any]:
     "actors"}``. A broken deck is a normal answer here (``valid: false``), not an error reply.
     """
     deck_name = _deck_param(params)
-    source = _source(deck_name)
+    return _report(_source(deck_name), lambda: load_deck(deck_name))
+
+
+def _report(source: str, load: Callable[[], Any]) -> Dict[str, Any]:
+    """``validate``'s result for the deck ``load()`` returns (or the ``DeckError`` it raises)."""
     try:
-        deck = load_deck(deck_name)
+        deck = load()
     except DeckError as exc:
         return {"file": exc.source, "valid": False,
                 "errors": [_row(exc.source, i, "error") for i in exc.issues],
@@ -107,6 +124,117 @@ def lint(params: Dict[str, Any]) -> Dict[str, Any]:
     A deck that does not validate raises ``DeckError`` (a ``deck_error`` reply)."""
     deck_name = _deck_param(params)
     return dict(lint_deck(load_deck(deck_name)), file=_source(deck_name))
+
+
+# -- the card table (issue 15) ------------------------------------------------------------------
+
+
+def _deck_file(params: Dict[str, Any]) -> Tuple[str, str, Any]:
+    """``(path, text, data)`` of the deck file a table request names; a built-in deck is
+    read-only (the package's own file) and a file whose JSON is ambiguous (duplicate keys) is
+    refused, since writing it back would lose data."""
+    deck = _deck_param(params)
+    builtin = {os.path.realpath(p) for p in BUILTIN_DECKS.values()}
+    if deck is None or deck in BUILTIN_DECKS or os.path.realpath(deck) in builtin:
+        raise DesignerError("bad_request", "the built-in decks are read-only: copy one into "
+                            "your project (e.g. res://decks/baralho.sorteio.json) and edit that")
+    key = _file_key(deck)
+    if key is not None and _LAST_READ.get("key") == key:
+        return deck, _LAST_READ["text"], _LAST_READ["data"]
+    try:
+        text = read_text(deck)
+        data, problems = loads(text, deck)
+    except JsonFileError as exc:
+        raise DesignerError("deck_error", str(exc)) from None
+    if problems:
+        raise DesignerError("deck_error", "; ".join(
+            f"{deck}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}"
+            for problem in problems) + " (fix this in a text editor first)")
+    _remember(deck, text, data)
+    return deck, text, data
+
+
+# The deck file the table read or wrote last, parsed: paging through 2,000 rows and editing
+# them re-reads nothing while the file is unchanged (same inode, size and modification time).
+_LAST_READ: Dict[str, Any] = {}
+
+
+def _file_key(path: str) -> Optional[Tuple[int, int, int]]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def _remember(path: str, text: str, data: Any) -> None:
+    _LAST_READ.clear()
+    key = _file_key(path)
+    if key is not None:
+        _LAST_READ.update(key=key, text=text, data=data)
+
+
+def _parse(data: Any, path: str) -> Any:
+    with paused_gc():  # as load_deck: a big deck builds faster without the collector
+        return parse_deck(data, path, [])  # pydantic leaves ``data`` as it is
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def deck_table(params: Dict[str, Any]) -> Dict[str, Any]:
+    """The card table's rows (``sorteio.cardtable.table_rows``), also for a deck that does not
+    validate. Params: ``deck`` (a file path), ``offset`` (default 0), ``limit`` (1-5000,
+    default 500: a reply stays well under the bridge's 1 MiB frame). Result adds ``file`` and
+    ``digest`` (of the file's text, for ``deck_edit``'s ``expect``)."""
+    path, text, data = _deck_file(params)
+    offset = _int(params, "offset", 0, 0, 2**31 - 1)
+    limit = _int(params, "limit", 500, 1, 5000)
+    try:
+        rows = cardtable.table_rows(data, offset, limit)
+    except cardtable.TableError as exc:
+        raise DesignerError("deck_error", f"{path}: {exc}") from None
+    return dict(rows, file=path, digest=_digest(text))
+
+
+def deck_edit(params: Dict[str, Any]) -> Dict[str, Any]:
+    """Apply the card table's ``edits`` (``sorteio.cardtable``) to the deck file, write it
+    (atomically, in the file's own layout, so a diff shows only the edited lines) and validate
+    it. Params: ``deck`` (a file path), ``edits`` (list), ``expect`` (optional: the ``digest``
+    the panel last saw; another value means the file changed on disk and nothing is written).
+    Result: ``{"file", "digest", "splices", "redo", "undo", "validation" (``validate``'s
+    result), "validate_ms"}``. A bad edit is a ``bad_request`` naming the card and column."""
+    path, text, data = _deck_file(params)
+    expect = params.get("expect")
+    if expect is not None and expect != _digest(text):
+        raise DesignerError("stale", f"{path} changed on disk since the table read it; reload")
+    _LAST_READ.clear()  # the edits change ``data`` in place; remembered again once written
+    try:
+        changes = cardtable.apply_edits(data, params.get("edits"))
+    except cardtable.TableError as exc:
+        raise DesignerError("bad_request", str(exc)) from None
+    with open(path, "rb") as raw:
+        bom = raw.read(3) == b"\xef\xbb\xbf"
+    style = cardtable.FileStyle.of(("\ufeff" if bom else "") + text)
+    new_text = cardtable.write_deck_text(data, style)
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temp = tempfile.mkstemp(prefix=".sorteio-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(new_text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    text = new_text[1:] if bom else new_text
+    _remember(path, text, data)
+    started = time.perf_counter()
+    # The data just written, validated as `validate` would validate the file (no re-read).
+    report = _report(path, lambda: _parse(data, path))
+    return dict(changes, file=path, digest=_digest(text),
+                validation=report,
+                validate_ms=round((time.perf_counter() - started) * 1000, 1))
 
 
 # -- preview ---------------------------------------------------------------------------------
@@ -135,6 +263,7 @@ class _Collector(MatchObserver):
             "reason_text": reason_text(self.names, draw.reason, card),
             "option": choice.option, "option_text": card["opcoes"][choice.option]["texto"],
             "meters": dict(choice.meters),
+            "meters_text": meters_text(self.names, choice.meters),
         })
 
     def turn_ended(self, end: TurnEnd) -> None:
@@ -167,11 +296,14 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     sample's name, ``secao4``; ``sorteio.situation``), or neither for the match start; ``seed``
     (int >= 0, the draw's seed when there is no state, and the simulated player's); ``policy``
     (``random`` or ``protect``): cards after the first depend on the options chosen, so the
-    preview plays them. Result: ``{"file", "from": "start"|"state"|"situation", "rows": [...],
-    "ending": text or null, "deck_update": [...]}``, rows being ``turn_started`` (``mandatory``
-    with ``texto``), ``card_played`` (``reason_text``: the CLI's sentence) and ``turn_ended``;
-    ``deck_update``: what loading a save of an earlier version of the deck changed
-    (``sorteio.upgrade``). A bad situation file raises ``SituationError`` naming file and field.
+    preview plays them. Result: ``{"file", "from": "start"|"state"|"situation", "start_text",
+    "rows": [...], "ending": text or null, "deck_update": [...]}``; ``start_text``: where a save
+    made mid-turn continues (``sorteio turn``'s heading, ``Ano 2, a partir da vaga 4 de 7 ...``)
+    or null; rows being ``turn_started`` (``mandatory`` with ``texto``), ``card_played``
+    (``reason_text``: the CLI's sentence; ``meters_text``: the meters after the choice,
+    ``Caixa 55 · Saúde 28 ...``) and ``turn_ended``; ``deck_update``: what loading a save of an
+    earlier version of the deck changed (``sorteio.upgrade``). A bad situation file raises
+    ``SituationError`` naming file and field.
     """
     deck_name = _deck_param(params)
     state_path = _path_param(params, "state")
@@ -196,6 +328,10 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         engine = Engine(deck, seed)
     chooser = make_policy(policy, seed)
     rows = _Collector(Names.of(deck))
+    start_text = None
+    if state_path and engine.phase != TURN_START:
+        start_text = midturn_text(engine.year, engine.slot, engine.index.n_slots,
+                                  engine.current is not None)
     if engine.current is not None:  # saved with a card on screen: the player answers it first
         rows.card_played(Step(engine.current, engine.choose(chooser(engine, engine.current))))
     shown = play_turn(engine, chooser, rows) if engine.phase == DRAWING else []
@@ -203,7 +339,8 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         rows.turn_started(engine.start_turn())
         play_turn(engine, chooser, rows)
     origin = "state" if state_path else "situation" if situation_path else "start"
-    return {"file": _source(deck_name), "from": origin, "rows": rows.rows,
+    return {"file": _source(deck_name), "from": origin, "start_text": start_text,
+            "rows": rows.rows,
             "ending": (ending_text(rows.names, engine.ending.to_dict())
                        if engine.ending is not None else None),
             "deck_update": notes}

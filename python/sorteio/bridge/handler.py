@@ -41,6 +41,8 @@ The designers' requests (the Godot editor panel; no snapshot, no match needed; s
 - ``simulate_cancel`` [``job``]
 - ``sheet_export`` [``deck``, ``sheet``: .xlsx or .csv path] -> the file written, warnings
 - ``sheet_import`` [``sheet``, ``out``: .json path] -> every problem by cell, or the deck written
+- ``deck_table`` [``deck``, ``offset``, ``limit``] -> the card table's rows
+- ``deck_edit`` [``deck``, ``edits``, ``expect``] -> writes the deck file, validates it
 """
 
 import hmac
@@ -57,7 +59,8 @@ from . import protocol
 PROTOCOL_VERSION = 1
 # The editor panel's requests (sorteio.bridge.designer), dispatched like the others.
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
-                    "simulate_cancel", "sheet_export", "sheet_import")
+                    "simulate_cancel", "sheet_export", "sheet_import",
+                    "deck_table", "deck_edit")
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 

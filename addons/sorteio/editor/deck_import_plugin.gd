@@ -1,0 +1,123 @@
+@tool
+extends EditorImportPlugin
+## Imports deck files, [code]*.sorteio.json[/code], as [SorteioDeck] resources, validated by
+## Python on import.
+##
+## Only the dedicated extension is claimed: Godot 4 matches an importer against the whole
+## multi-part extension, so a game's other [code].json[/code] files stay plain JSON (the
+## Godot 3 importer took them all). A designer makes a deck importable by renaming
+## [code]baralho.json[/code] to [code]baralho.sorteio.json[/code] in the FileSystem dock.
+##
+## Every problem Python finds is printed to the Output, one line each with the file, card id
+## and field; an invalid deck imports as an invalid [SorteioDeck] (its [code]valid[/code] is
+## false, its [code]problems[/code] listed) so the game and the panel can say why. The problems
+## are printed, not pushed as engine errors: a broken deck is the designer's work in progress,
+## not an engine fault.
+
+const EditorPython := preload("res://addons/sorteio/editor/editor_python.gd")
+
+## Printed colours of the Output lines (errors, warnings).
+const ERROR_COLOR := "#ff786b"
+const WARNING_COLOR := "#ffd166"
+
+
+func _get_importer_name() -> String:
+	return "sorteio.deck"
+
+
+func _get_visible_name() -> String:
+	return "Sorteio deck"
+
+
+func _get_recognized_extensions() -> PackedStringArray:
+	return PackedStringArray(["sorteio.json"])
+
+
+func _get_save_extension() -> String:
+	return "res"
+
+
+func _get_resource_type() -> String:
+	return "Resource"
+
+
+func _get_preset_count() -> int:
+	return 1
+
+
+func _get_preset_name(_preset_index: int) -> String:
+	return "Default"
+
+
+func _get_import_options(_path: String, _preset_index: int) -> Array[Dictionary]:
+	return []
+
+
+func _get_option_visibility(_path: String, _option_name: StringName, _options: Dictionary) -> bool:
+	return true
+
+
+func _get_priority() -> float:
+	return 1.0
+
+
+func _get_import_order() -> int:
+	return 0
+
+
+func _can_import_threaded() -> bool:
+	return false  # one Python process at a time, from the editor's main thread
+
+
+func _import(
+	source_file: String,
+	save_path: String,
+	_options: Dictionary,
+	_platform_variants: Array[String],
+	_gen_files: Array[String]
+) -> Error:
+	var deck := SorteioDeck.new()
+	deck.source_path = source_file
+	deck.json_text = FileAccess.get_file_as_string(source_file)
+	if deck.json_text == "" and FileAccess.get_open_error() != OK:
+		return FileAccess.get_open_error()
+	validate_into(deck, source_file)
+	return ResourceSaver.save(deck, "%s.%s" % [save_path, _get_save_extension()])
+
+
+## Fills [param deck]'s [code]valid[/code], [code]problems[/code] and [code]deck_name[/code]
+## from Python's [code]validate[/code] request on [param source_file], printing each problem.
+static func validate_into(deck: SorteioDeck, source_file: String) -> void:
+	var reply := EditorPython.request_now(
+		"validate", {"deck": ProjectSettings.globalize_path(source_file)})
+	if not reply.get("ok", false):
+		var error: Dictionary = reply.get("error", {})
+		var row := {"severity": "error", "file": source_file, "card_id": null,
+			"field": "(python)", "message": "could not validate: %s" % error.get("message", "?")}
+		deck.valid = false
+		deck.problems = [row]
+		_print_row(row)
+		return
+	var result: Dictionary = reply["result"]
+	deck.valid = bool(result["valid"])
+	var rows: Array[Dictionary] = []
+	for row: Dictionary in result["errors"] + result["warnings"]:
+		row["file"] = source_file  # the res:// path the designer knows, not the absolute one
+		rows.append(row)
+		_print_row(row)
+	deck.problems = rows
+	if result["summary"] is Dictionary:
+		deck.deck_name = str(result["summary"]["nome"])
+	if not deck.valid:
+		print_rich("[color=%s]sorteio: %s does not validate: %d problem(s); the Sorteio panel "
+			% [ERROR_COLOR, source_file, result["errors"].size()]
+			+ "lists them (Validar)[/color]")
+
+
+static func _print_row(row: Dictionary) -> void:
+	var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
+	var colour := ERROR_COLOR if row["severity"] == "error" else WARNING_COLOR
+	var text := "sorteio %s: %s: %s%s: %s" % [
+		row["severity"], row["file"], card, row["field"], row["message"]]
+	# Deck text is shown as typed, never read as markup.
+	print_rich("[color=%s]%s[/color]" % [colour, text.replace("[", "[lb]")])

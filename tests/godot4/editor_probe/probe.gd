@@ -1,0 +1,245 @@
+@tool
+extends EditorPlugin
+## Engine test helper (tests/test_godot4_editor.py), loaded by a headless Godot 4 editor in a
+## throwaway project with addons/sorteio enabled: presses the Sorteio panel's actions as a
+## designer would, prints what the panel shows as PANEL lines (JSON) for pytest to compare
+## with Python's own answers, then quits. Options after "--": --state=/abs/saved.json,
+## --out=/abs/folder (CSV and PNG exports), --shot=/abs/out.png (needs a display).
+
+const TIMEOUT_MS := 240000
+const GOOD := "res://decks/bom.sorteio.json"
+const BROKEN := "res://decks/quebrado.sorteio.json"
+
+var _panel: Control = null
+var _done: Dictionary = {}
+var _ok: bool = true
+
+
+func _enter_tree() -> void:
+	_run.call_deferred()
+
+
+func _arg(key: String) -> String:
+	for arg: String in OS.get_cmdline_user_args():
+		if arg.begins_with("--%s=" % key):
+			return arg.substr(key.length() + 3)
+	return ""
+
+
+func _run() -> void:
+	var tree := get_tree()
+	var started := Time.get_ticks_msec()
+	while EditorInterface.get_resource_filesystem().is_scanning() or tree.get_frame() < 20:
+		await tree.process_frame
+	_panel = EditorInterface.get_base_control().find_child("SorteioPanel", true, false)
+	if _panel == null:
+		_finish("no SorteioPanel in the editor")
+		return
+	_panel.action_finished.connect(func(action: String, ok: bool) -> void: _done[action] = ok)
+	make_bottom_panel_item_visible(_panel)
+	_emit("status", {"text": _panel.status_text()}, 0)
+	if _arg("only") == "inprocess":
+		await _inprocess()
+		_finish("")
+		return
+	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
+	_emit("validate_good", _panel.results["validate"], _panel.rows("validate"))
+	await _act("validate", func() -> void: _panel.set_deck(BROKEN); _panel.run_validate())
+	_emit("validate_broken", _panel.results["validate"], _panel.rows("validate"))
+	_panel.select_problem(0)
+	await _act("table", func() -> void: pass)
+	_emit("problem_selects_cell", {"cell": _panel.table.selected_cell()}, 0)
+	_panel.set_deck(GOOD)
+	_emit("cleared", {"status": _panel.status_text()}, _panel.rows("validate"))
+	await _act("table", func() -> void: _panel.load_table())
+	var table: Control = _panel.table
+	_emit("table", {"count": table.card_count(), "first": table.row(0)}, 0)
+	table.set_filters("", "ator")
+	var actors: int = table.shown_indexes().size()
+	table.set_filters("reforma")
+	var found: Array = table.shown_indexes()
+	table.set_filters("")
+	table.sort_by("ano", false)
+	var by_year: Array = table.shown_indexes()
+	table.sort_by("id")
+	_emit("filters", {"actors": actors, "search": found, "first_by_year": by_year.slice(0, 3)}, 0)
+	var file := ProjectSettings.globalize_path(GOOD)
+	var history: UndoRedo = get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel))
+	var steps: Array = [{"step": "start", "md5": FileAccess.get_md5(file)}]
+	await _act("edit", func() -> void: _panel.edit_cell(0, "titulo", "Reforma já"))
+	steps.append({"step": "edit", "md5": FileAccess.get_md5(file), "row": table.row(0)["titulo"]})
+	await _act("edit", func() -> void: _panel.edit_cell(0, "efeitos", "caixa +12, Saúde -3", 0))
+	steps.append({"step": "effects", "md5": FileAccess.get_md5(file)})
+	await _act("edit", func() -> void: history.undo())
+	await _act("edit", func() -> void: history.undo())
+	steps.append({"step": "undo2", "md5": FileAccess.get_md5(file), "row": table.row(0)["titulo"]})
+	await _act("edit", func() -> void: history.redo())
+	steps.append({"step": "redo", "md5": FileAccess.get_md5(file), "row": table.row(0)["titulo"]})
+	await _act("edit", func() -> void: history.undo())
+	var count: int = table.card_count()
+	await _act("edit", func() -> void: _panel.add_card(0))
+	steps.append({"step": "add", "count": table.card_count(), "id": table.row(1)["id"]})
+	await _act("edit", func() -> void: _panel.duplicate_card(0))
+	steps.append({"step": "duplicate", "count": table.card_count(), "id": table.row(1)["id"]})
+	await _act("edit", func() -> void: _panel.delete_card(0))
+	steps.append({"step": "delete", "count": table.card_count(), "id": table.row(0)["id"],
+		"problems": _panel.rows("validate")})
+	for _i in 3:
+		await _act("edit", func() -> void: history.undo())
+	steps.append({"step": "undo3", "md5": FileAccess.get_md5(file), "count": table.card_count(),
+		"before": count})
+	await _act("edit", func() -> void: _panel.edit_cell(2, "modo", "economa"))
+	steps.append({"step": "bad_mode", "problems": _panel.row_texts("validate")})
+	await _act("edit", func() -> void: history.undo())
+	await _act("edit", func() -> void: _panel.edit_cell(0, "ano", "dois"), false)
+	steps.append({"step": "bad_year", "error": _panel.last_error,
+		"md5": FileAccess.get_md5(file)})
+	_emit("edits", steps, 0)
+	await _act("coverage", func() -> void: _panel.run_coverage())
+	_emit("coverage", {"problems": _panel.results.get("coverage", {}).get("problems")}, _panel.rows("coverage"))
+	await _act("preview", func() -> void: _panel.run_preview())
+	_emit("preview_start", _cards(_panel.results["preview"]), _panel.rows("preview"))
+	await _act("preview", func() -> void: _panel.run_preview(_arg("state")))
+	_emit("preview_state", _cards(_panel.results["preview"]), _panel.rows("preview"))
+	_emit("preview_rows", _panel.row_texts("preview").slice(0, 3), 0)
+	var seen: Array = []
+	_done.erase("simulate")
+	_panel.run_simulate(3000, "random")
+	while not _done.has("simulate"):
+		if not seen.has(_panel.progress_value()):
+			seen.append(_panel.progress_value())
+		await tree.process_frame
+	var base: Dictionary = _panel.results["simulate"]["scenarios"][0]
+	_emit("simulate", {"catastrophe_pct": base["catastrophe_pct"], "progress_seen": seen.size(),
+		"summary": _panel.simulate_summary()}, _panel.rows("cards"))
+	await _act("simulate", func() -> void: _panel.run_simulate(300, "protect",
+		{"teto_obrigatorias": [2, 3, 4]}))
+	_emit("sweep", {"summary": _panel.simulate_summary(), "rows": _panel.row_texts("sweep")},
+		_panel.rows("sweep"))
+	var out := _arg("out")
+	if out != "":
+		_emit("exports", {"csv": _panel.export_csv("sweep", out + "/sweep.csv"),
+			"png": _panel.export_png(out + "/modes.png")}, 0)
+	_done.erase("simulate")
+	_panel.run_simulate(200000, "random")
+	for _i in 40:
+		await tree.process_frame
+	await _panel.stop_simulation()
+	var stopped: float = _panel.progress_value()
+	for _i in 4:
+		await tree.process_frame
+	_emit("stop", {"busy": _panel.is_busy(), "done": stopped, "after": _panel.progress_value()}, 0)
+	await _reimport()
+	_emit("imported", _imported(), 0)
+	var shot := _arg("shot")
+	if shot != "":
+		await _shots(shot, out)
+	if Time.get_ticks_msec() - started > TIMEOUT_MS:
+		_ok = false
+	_finish("")
+
+
+func _inprocess() -> void:
+	# With the Python GDExtension installed: the panel runs on the editor's own interpreter.
+	await _act("validate", func() -> void: _panel.set_deck(GOOD); _panel.run_validate())
+	_emit("inprocess_validate", {"status": _panel.status_text(),
+		"valid": _panel.results["validate"]["valid"]}, _panel.rows("validate"))
+	await _act("table", func() -> void: _panel.load_table())
+	var file := ProjectSettings.globalize_path(GOOD)
+	var before := FileAccess.get_md5(file)
+	await _act("edit", func() -> void: _panel.edit_cell(0, "titulo", "Reforma já"))
+	var edited := FileAccess.get_md5(file)
+	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel)).undo())
+	_emit("inprocess_edit", {"before": before, "edited": edited,
+		"after": FileAccess.get_md5(file), "count": _panel.table.card_count()}, 0)
+
+
+func _shots(shot: String, out: String) -> void:
+	# Under Xvfb: the card table with its problems, then the simulation with a §7 sweep.
+	_panel.custom_minimum_size = Vector2(0, 520)
+	EditorInterface.get_file_system_dock().navigate_to_path(BROKEN)  # its red-cross icon
+	await _act("table", func() -> void: _panel.load_table())
+	await _act("edit", func() -> void: _panel.edit_cell(2, "modo", "economa"))
+	_panel.show_tab(0)
+	_panel.table.select_field(2, "cartas.2.modo")
+	await _capture(shot)
+	await _act("edit", func() -> void: get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel)).undo())
+	await _act("simulate", func() -> void: _panel.run_simulate(3000, "random",
+		{"teto_obrigatorias": [2, 3, 4]}))
+	await _capture(shot.get_basename() + "_simulate.png")
+	if out != "":
+		_emit("png", {"png": _panel.export_png(out + "/modes.png")}, 0)
+
+
+func _capture(path: String) -> void:
+	for _i in 20:
+		await get_tree().process_frame
+	var image := EditorInterface.get_base_control().get_viewport().get_texture().get_image()
+	var colours := {}
+	for y in range(0, image.get_height(), 7):
+		for x in range(0, image.get_width(), 7):
+			colours[image.get_pixel(x, y).to_html(false)] = true
+	image.save_png(path)
+	_emit("shot", {"path": path, "size": [image.get_width(), image.get_height()],
+		"colours": colours.size()}, 0)
+
+
+func _reimport() -> void:
+	# A designer edits the broken deck again: the editor re-imports it (no engine error).
+	var path := ProjectSettings.globalize_path(BROKEN)
+	var text := FileAccess.get_file_as_string(path)
+	var out := FileAccess.open(path, FileAccess.WRITE)
+	out.store_string(text + "\n")
+	out.close()
+	var fs := EditorInterface.get_resource_filesystem()
+	fs.reimport_files(PackedStringArray([BROKEN]))
+	for _i in 10:
+		await get_tree().process_frame
+
+
+func _act(action: String, start: Callable, expect_ok: bool = true) -> void:
+	_done.erase(action)
+	start.call()
+	var limit := Time.get_ticks_msec() + 60000
+	while not _done.has(action) and Time.get_ticks_msec() < limit:
+		await get_tree().process_frame
+	if _done.get(action, not expect_ok) != expect_ok:
+		print("CHECK FAIL %s: %s" % [action, _panel.last_error])
+		_ok = false
+
+
+func _cards(result: Dictionary) -> Array:
+	var out: Array = []
+	for row: Dictionary in result["rows"]:
+		if row["event"] == "card_played":
+			out.append([row["card_id"], row["reason_text"], row["meters_text"]])
+	return [result["from"], out, result["start_text"]]
+
+
+func _imported() -> Dictionary:
+	var out := {}
+	for path: String in [GOOD, BROKEN, "res://outro.json"]:
+		var resource: Resource = load(path)
+		if resource is SorteioDeck:
+			var deck: SorteioDeck = resource
+			out[path] = {"class": deck.get_script().resource_path, "valid": deck.valid,
+				"name": deck.deck_name, "problems": deck.problems.size(),
+				"text": deck.json_text.length()}
+		else:
+			out[path] = {"class": resource.get_class() if resource != null else "null"}
+	return out
+
+
+func _emit(what: String, data: Variant, rows: int) -> void:
+	print("PANEL %s %s" % [what, JSON.stringify({"data": data, "rows": rows})])
+
+
+func _finish(why: String) -> void:
+	if why != "":
+		print("CHECK FAIL " + why)
+		_ok = false
+	print("GODOT-TEST %s" % ("passed" if _ok else "failed"))
+	get_tree().quit(0 if _ok else 1)

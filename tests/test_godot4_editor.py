@@ -1,0 +1,317 @@
+"""The Godot 4 Sorteio panel, card table and deck importer in a real Godot 4 editor (issues 13, 15).
+
+A throwaway project (tests/godot4_harness.py) gets addons/sorteio and a probe plugin
+(tests/godot4/editor_probe) enabled; a headless editor (`godot4 --headless --editor`) opens it,
+and the probe presses every panel action as a designer would and prints what the panel shows
+(PANEL lines, JSON); these tests compare that with Python's own answers and with the deck file
+on disk. Any SCRIPT ERROR / ERROR: / WARNING: / Parse Error fails, except those listed with a
+reason.
+"""
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from godot4_harness import (
+    ROOT,
+    SCRIPTS,
+    engine_errors,
+    godot4,
+    godot_env,
+    import_project,
+    make_project,
+    run_godot,
+    run_script,
+)
+from sorteio.bridge.handler import RequestHandler
+from sorteio.loader import BUILTIN_DECKS
+
+pytestmark = pytest.mark.godot
+
+PROBE = SCRIPTS / "editor_probe"
+PLUGINS = ('PackedStringArray("res://addons/sorteio/plugin.cfg", '
+           '"res://tests/editor_probe/plugin.cfg")')
+# The importer prints the broken deck's problems on purpose (print_rich: no WARNING: line);
+# nothing is allowed.
+ALLOWED: tuple = ()
+# The Python GDExtension in the editor (vendor README: "Editor mode loads it ... with Python
+# warnings from upstream's editor integration"): its tracebacks come as "ERROR: Traceback"
+# lines whose detail follows on the next lines (upstream's python_language asks Godot's JSON
+# resource for _get_global_name; its editor module calls 4.6's EditorInterface as a class).
+# The test then checks that no traceback passes through sorteio's own code.
+EXTENSION_EDITOR_NOISE: tuple = (
+    (r"^ERROR: .*Traceback \(most recent call last\):",
+     "upstream's editor integration (godot-python-extension d01a302 on Godot 4.6)"),
+)
+
+
+def broken_deck_data() -> dict:
+    data = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
+    data["cartas"][0]["modo"] = ""
+    data["cartas"][2]["opcoes"][0]["efeitos"]["saude"] = 900
+    data["cartas"][5].pop("titulo")
+    return data
+
+
+def designer_project(where: Path) -> Path:
+    project = make_project(where, name="designer", autoload=False,
+                           settings={"editor_plugins": {"enabled": PLUGINS}}, import_now=False)
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECKS["padrao"], project / "decks" / "bom.sorteio.json")
+    (project / "decks" / "quebrado.sorteio.json").write_text(
+        json.dumps(broken_deck_data(), ensure_ascii=False, indent=2), encoding="utf-8")
+    (project / "outro.json").write_text('{"not": "a deck"}', encoding="utf-8")
+    return project
+
+
+def saved_state(tmp_path: Path) -> Path:
+    state = tmp_path / "meio.json"
+    subprocess.run([sys.executable, "-m", "sorteio.cli", "play", "--seed", "2", "--stop-after",
+                    "10", "--save", str(state)], check=True, capture_output=True, timeout=120)
+    return state
+
+
+def panel_lines(log: str) -> dict:
+    return {what: json.loads(data)
+            for what, data in re.findall(r"^PANEL (\w+) (.*)$", log, re.M)}
+
+
+def python(method, **params):
+    reply = RequestHandler().handle({"id": 1, "method": method, "params": params})
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def md5(path: Path) -> str:
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def editor_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("g4editor")
+    project = designer_project(tmp / "designer")
+    original = md5(project / "decks" / "bom.sorteio.json")
+    state = saved_state(tmp)
+    out = tmp / "exports"
+    out.mkdir()
+    run = run_godot(project, ["--editor", "--", f"--state={state}", f"--out={out}"],
+                    tmp / "home", allowed=ALLOWED, timeout=400, log_name="editor")
+    return {"project": project, "run": run, "panel": panel_lines(run.log), "state": state,
+            "original": original, "out": out}
+
+
+def test_the_panel_runs_every_action_with_no_engine_error(editor_run):
+    editor_run["run"].passed()
+    assert set(editor_run["panel"]) >= {"validate_good", "validate_broken", "table", "edits",
+                                        "coverage", "preview_start", "simulate", "sweep",
+                                        "imported"}
+
+
+def test_the_status_names_the_deck_and_the_python(editor_run):
+    status = editor_run["panel"]["cleared"]["data"]["status"]
+    assert "res://decks/bom.sorteio.json" in status
+    assert "Python por socket" in status or "GDExtension" in status
+    # Results of the previous deck are cleared when the deck changes (issue 15).
+    assert editor_run["panel"]["cleared"]["rows"] == 0
+
+
+def test_validate_shows_every_problem_and_selecting_one_selects_its_card_and_field(editor_run):
+    project = editor_run["project"]
+    broken = editor_run["panel"]["validate_broken"]
+    expected = python("validate", deck=str(project / "decks" / "quebrado.sorteio.json"))
+    assert broken["data"]["errors"] == expected["errors"]
+    assert broken["rows"] == len(expected["errors"]) >= 3
+    first = expected["errors"][0]
+    index = int(first["field"].split(".")[1])
+    column = first["field"].split(".")[2]
+    assert editor_run["panel"]["problem_selects_cell"]["data"]["cell"] == [index, column]
+
+
+def test_the_card_table_has_one_row_per_card_with_filter_search_and_sort(editor_run):
+    deck = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
+    table = editor_run["panel"]["table"]["data"]
+    assert table["count"] == len(deck["cartas"])
+    assert table["first"]["modo_nome"] == "Economia" and table["first"]["opcoes"]
+    filters = editor_run["panel"]["filters"]["data"]
+    assert filters["actors"] == sum(c["tipo"] == "ator" for c in deck["cartas"])
+    assert filters["search"] and 0 in filters["search"]  # "Reforma tributária"
+    years = [deck["cartas"][i]["pre_requisitos"]["ano_minimo"]
+             for i in filters["first_by_year"]]
+    assert years == sorted(years, reverse=True) and years[0] == max(
+        c["pre_requisitos"]["ano_minimo"] for c in deck["cartas"])
+
+
+def test_table_edits_write_the_file_and_undo_redo_go_through_the_editor(editor_run):
+    steps = {s["step"]: s for s in editor_run["panel"]["edits"]["data"]}
+    original = editor_run["original"]
+    assert steps["start"]["md5"] == original
+    assert steps["edit"]["md5"] != original and steps["edit"]["row"] == "Reforma já"
+    assert steps["undo2"]["md5"] == original and steps["undo2"]["row"] == "Reforma tributária"
+    assert steps["redo"]["row"] == "Reforma já" and steps["redo"]["md5"] == steps["edit"]["md5"]
+    count = steps["undo3"]["before"]
+    assert steps["add"]["count"] == count + 1 and steps["add"]["id"] == "nova-1"
+    assert steps["duplicate"]["count"] == count + 2 and steps["duplicate"]["id"] == "eco-01-copia"
+    assert steps["delete"]["count"] == count + 1
+    assert steps["undo3"]["md5"] == original and steps["undo3"]["count"] == count
+    # Validated as you edit: a problem row names the card and the field.
+    assert any(row[2] == "eco-03" and row[3] == "cartas.2.modo"
+               for row in steps["bad_mode"]["problems"])
+    assert "card 'eco-01': ano: 'dois'" in steps["bad_year"]["error"]
+    # Everything undone: the deck file is byte for byte what the designer started with.
+    assert md5(editor_run["project"] / "decks" / "bom.sorteio.json") == original
+
+
+def test_coverage_and_preview_are_python_answers(editor_run):
+    project = editor_run["project"]
+    deck = str(project / "decks" / "bom.sorteio.json")
+    assert editor_run["panel"]["coverage"]["data"]["problems"] == python("lint", deck=deck)[
+        "problems"]
+    start_from, cards, start_text = editor_run["panel"]["preview_start"]["data"]
+    expected = python("preview", deck=deck, seed=0)
+    assert start_from == "start" and start_text is None
+    assert cards == [[r["card_id"], r["reason_text"], r["meters_text"]] for r in expected["rows"]
+                     if r["event"] == "card_played"]
+    state_from, cards, start_text = editor_run["panel"]["preview_state"]["data"]
+    expected = python("preview", deck=deck, seed=0, state=str(editor_run["state"]))
+    assert state_from == "state" and start_text == expected["start_text"]
+    assert cards == [[r["card_id"], r["reason_text"], r["meters_text"]] for r in expected["rows"]
+                     if r["event"] == "card_played"]
+
+
+def test_simulate_names_the_player_and_the_sweep_verdict_in_words(editor_run):
+    sim = editor_run["panel"]["simulate"]["data"]
+    assert "3000 partidas com o jogador aleatório" in sim["summary"]
+    assert "Medidores que zeraram" in sim["summary"]
+    assert sim["progress_seen"] >= 2
+    assert editor_run["panel"]["simulate"]["rows"] > 50  # the per-card table, labelled
+    sweep = editor_run["panel"]["sweep"]
+    assert sweep["rows"] == 3 and "jogador protetor" in sweep["data"]["summary"]
+    assert "Veredito §7" in sweep["data"]["summary"]
+    verdicts = [row[5] for row in sweep["data"]["rows"]]  # #, T, rate, CI, diff, verdict
+    assert set(verdicts) <= {"sim", "não"}
+    if "sim" in verdicts:
+        assert "move a catástrofe em mais de 4 pontos:" in sweep["data"]["summary"]
+    else:
+        assert "nenhum cenário move a catástrofe em mais de 4 pontos" in sweep["data"]["summary"]
+
+
+def test_results_export_as_csv_and_png(editor_run):
+    exports = editor_run["panel"]["exports"]["data"]
+    # A headless editor draws nothing: the PNG is checked under Xvfb (the screenshot test).
+    assert exports == {"csv": 0, "png": 2}  # 2: ERR_UNAVAILABLE
+    csv = (editor_run["out"] / "sweep.csv").read_text("utf-8").splitlines()
+    assert csv[0].startswith("#,teto_obrigatorias") and len(csv) == 4
+
+
+def test_parar_stops_a_long_simulation(editor_run):
+    stop = editor_run["panel"]["stop"]["data"]
+    assert stop["busy"] is False and 0 < stop["done"] < 200000
+    assert stop["after"] == stop["done"]
+
+
+def test_only_sorteio_json_files_import_as_decks_validated(editor_run):
+    imported = editor_run["panel"]["imported"]["data"]
+    good = imported["res://decks/bom.sorteio.json"]
+    assert good["class"] == "res://addons/sorteio/sorteio_deck.gd"
+    assert good["valid"] is True and good["name"] == "Padrão" and good["text"] > 1000
+    broken = imported["res://decks/quebrado.sorteio.json"]
+    assert broken["valid"] is False and broken["problems"] >= 3
+    # A game's plain JSON stays plain JSON (Godot's own JSON resource), never imported.
+    assert imported["res://outro.json"]["class"] == "JSON"
+    assert not (editor_run["project"] / "outro.json.import").exists()
+    log = editor_run["run"].log
+    # Imported when the editor opened, and again after the probe edited it: no engine error
+    # either time (the run fails on any), issue 15 "Import".
+    assert log.count("quebrado.sorteio.json does not validate") >= 2
+    assert re.search(r"sorteio error: res://decks/quebrado\.sorteio\.json: card '[^']+': "
+                     r"cartas\.0\.modo", log)
+
+
+def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp_path):
+    """The editor with a display (Xvfb, Mesa's software OpenGL): the card table with a problem
+    selected, then a simulation with a §7 sweep; both captured from the editor's viewport, and
+    the per-mode chart exported as a PNG. docs/editor_panel_godot4.png is the first one."""
+    if not shutil.which("xvfb-run"):
+        if os.environ.get("CI"):
+            pytest.fail("xvfb-run missing in CI (apt-get install xvfb)")
+        pytest.skip("xvfb-run missing")
+    project = designer_project(tmp_path / "designer")
+    # Imported headless first: Debian's 4.6.3 under Xvfb aborted (std::system_error) while
+    # importing a fresh project and opening it in one run; an imported one opens fine.
+    import_project(project)
+    state = saved_state(tmp_path)
+    shot = tmp_path / "panel.png"
+    command = ["timeout", "-k", "5", "300", "xvfb-run", "-a", "-s", "-screen 0 1280x800x24",
+               godot4(), "--editor", "--path", str(project), "--rendering-driver", "opengl3",
+               "--audio-driver", "Dummy", "--resolution", "1280x800", "--",
+               f"--state={state}", f"--out={tmp_path}", f"--shot={shot}"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=330,
+                            env=godot_env(tmp_path / "home"))
+    log = result.stdout + result.stderr
+    (tmp_path / "xvfb.log").write_text(log, encoding="utf-8")
+    assert "GODOT-TEST passed" in log, log[-4000:]
+    unexpected, _unused = engine_errors(log, (
+        (r"Could not set V-Sync mode", "Xvfb's software OpenGL cannot change V-Sync"),))
+    assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    shots = [json.loads(line)["data"] for line in re.findall(r"^PANEL shot (.*)$", log, re.M)]
+    assert [s["size"] for s in shots] == [[1280, 800], [1280, 800]]
+    assert all(s["colours"] >= 100 for s in shots), shots  # not a blank window
+    for path in (shot, tmp_path / "panel_simulate.png", tmp_path / "modes.png"):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads(re.search(r"^PANEL png (.*)$", log, re.M).group(1))["data"]["png"] == 0
+
+
+def test_the_docs_show_the_godot4_panel():
+    data = (ROOT / "docs" / "editor_panel_godot4.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000
+    assert struct.unpack(">II", data[16:24]) == (1280, 800)
+
+
+def test_with_the_python_gdextension_installed_the_editor_keeps_the_socket_path(tmp_path):
+    """Issue 13 asks for the panel on the extension's own Python inside the editor. Measured
+    here: Debian's 4.6.3 editor with the vendored extension crashes (signal 11 in libpython) at
+    the first call into the addon's Python class, so the editor uses it only when the project
+    setting sorteio/editor_uses_inprocess_python is on (off by default) and otherwise keeps
+    the socket path, which this checks: the project has the extension, the panel still works
+    and says which Python answers."""
+    from test_godot4_python import NOISE, install_extension
+
+    project = designer_project(tmp_path / "designer")
+    install_extension(project)
+    import_project(project, allowed=NOISE + EXTENSION_EDITOR_NOISE)
+    original = md5(project / "decks" / "bom.sorteio.json")
+    run = run_godot(project, ["--editor", "--", "--only=inprocess"], tmp_path / "home",
+                    allowed=NOISE + EXTENSION_EDITOR_NOISE, timeout=300, log_name="inprocess")
+    run.passed()
+    assert not re.search(r'File "[^"]*(sorteio|addons/sorteio)[^"]*"', run.log), run.tail()
+    panel = panel_lines(run.log)
+    validate = panel["inprocess_validate"]["data"]
+    assert validate["valid"] is True and "Python por socket" in validate["status"]
+    edit = panel["inprocess_edit"]["data"]
+    assert edit["before"] == original != edit["edited"] and edit["after"] == original
+    assert edit["count"] == len(json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))["cartas"])
+
+
+
+def test_the_node_plays_the_project_deck_the_panel_checks(tmp_path):
+    """One project setting, sorteio/deck, for the panel and the game (issue 15: the panel's
+    deck was the package's built-in one, not the deck the game plays)."""
+    deck = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    deck["nome"] = "Baralho do projeto"
+    project = make_project(
+        tmp_path / "game", name="game",
+        settings={"sorteio": {"deck": '"res://decks/jogo.sorteio.json"'}},
+        files={"decks/jogo.sorteio.json": json.dumps(deck, ensure_ascii=False)},
+        import_now=False)
+    import_project(project)
+    run = run_script(project, "project_deck.gd", home=tmp_path / "home")
+    run.passed("start_match")
+    assert run.lines("DECK ") == [f"Baralho do projeto {len(deck['cartas'])}"], run.tail()
