@@ -17,7 +17,8 @@ the growth of the deck: an operation linear in the deck grows as the cards do.
 ``--src DIR`` (repeatable) measures another checkout's ``python/`` folder, e.g. the commit before a
 change (``git worktree add /tmp/old <commit>``), side by side in the same run.
 
-Usage: python benchmarks/growth.py [--sizes 1000,10000,30000] [--repeat 1] [--src DIR ...]
+Usage: python benchmarks/growth.py [--sizes 1000,10000,30000] [--repeat 1] [--modes each]
+       [--src DIR ...]
 """
 
 import argparse
@@ -59,7 +60,8 @@ def worker(size: int, repeat: int) -> dict:
 
     folder = Path(tempfile.mkdtemp(prefix="sorteio-growth-"))
     path = folder / "deck.json"
-    path.write_text(synthetic_deck(cards=size, modes=max(10, size // 10), actors=6, seed=1)
+    modes = size if os.environ.get("GROWTH_MODES") == "each" else max(10, size // 10)
+    path.write_text(synthetic_deck(cards=size, modes=modes, actors=6, seed=1)
                     .model_dump_json(), encoding="utf-8")
     handler = RequestHandler()
     handler.handle({"method": "new_match", "params": {"deck": str(path), "seed": 1}})
@@ -119,12 +121,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--src", action="append", type=Path,
                         help="a python/ folder to measure (default: this checkout's)")
+    parser.add_argument("--modes", choices=("tenth", "each"), default="tenth",
+                        help="one mode per 10 cards (default) or one per card (issue 16)")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.worker, args.repeat)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
+    os.environ["GROWTH_MODES"] = args.modes  # read by the worker processes
     sources = args.src or [HERE]
     results = {}
     for size in sizes:  # sources interleaved per size: same machine state for both

@@ -235,8 +235,8 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
             if rel.as_posix() == "README.md" and line == "godot3":
                 # Its link to the protocol climbs out of godot3/ in the repository; in the zip,
                 # docs/ sits beside addons/.
-                text = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
-                zf.writestr(f"{top}/addons/sorteio/README.md", text)
+                readme = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
+                zf.writestr(f"{top}/addons/sorteio/README.md", readme)
             else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
         # The one protocol document both addons' READMEs link to (../../docs/protocol.md).
