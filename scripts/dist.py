@@ -239,8 +239,12 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
                 zf.writestr(f"{top}/addons/sorteio/README.md", readme)
             else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
-        # The one protocol document both addons' READMEs link to (../../docs/protocol.md).
-        zf.write(ROOT / "docs" / "protocol.md", f"{top}/docs/protocol.md")
+        # What the README links in the repository's docs/ (the protocol both addons share, the
+        # panel's picture) goes to docs/ beside addons/, where its ../../docs/ links land.
+        readme = (ADDONS[line] / "README.md").read_text("utf-8")
+        for name in sorted(set(re.findall(r"\.\./\.\./(?:\.\./)?docs/([\w.-]+)", readme))):
+            if (ROOT / "docs" / name).is_file():
+                zf.write(ROOT / "docs" / name, f"{top}/docs/{name}")
         for built in wheels:
             zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
         zf.write(ROOT / "scripts" / "install_wheel.py", f"{top}/addons/sorteio/wheel/install.py")

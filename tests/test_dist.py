@@ -243,7 +243,7 @@ def test_the_godot4_zip_installed_into_a_new_project_plays_a_match_in_process(di
     Godot 4 project, the plugin enabled; a whole match plays on the in-process bridge (the
     extension's own Python, with the rules the zip carries)."""
     from godot4_harness import import_project, make_project, run_script
-    from test_godot4_python import NOISE
+    from godot4_python_runtime import NOISE, only_upstream_tracebacks
 
     unpacked = tmp_path / "unpacked"
     zipfile.ZipFile(dist_zips["godot4"]).extractall(unpacked)
@@ -257,8 +257,9 @@ def test_the_godot4_zip_installed_into_a_new_project_plays_a_match_in_process(di
     # What the editor writes when it first opens a project holding a .gdextension (step 3).
     (game / ".godot").mkdir(exist_ok=True)
     (game / ".godot" / "extension_list.cfg").write_text(f"res://{EXTENSION}/python.gdextension\n")
-    import_project(game, allowed=NOISE)
+    only_upstream_tracebacks(import_project(game, allowed=NOISE))
     run = run_script(game, "test_autoplay.gd", "--seed=5", home=tmp_path / "home", allowed=NOISE)
+    only_upstream_tracebacks(run.log)
     run.passed()
     assert run.lines("BRIDGE") == ["python"], run.tail()
     assert run.lines("MATCH seed=5"), run.tail()
