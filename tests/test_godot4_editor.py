@@ -258,7 +258,7 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
                "--audio-driver", "Dummy", "--resolution", "1280x800", "--",
                f"--state={state}", f"--out={tmp_path}", f"--shot={shot}"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=330,
-                            env=godot_env(tmp_path / "home"))
+                            env=godot_env(tmp_path / "home", SORTEIO_KERNEL="python"))
     log = result.stdout + result.stderr
     (tmp_path / "xvfb.log").write_text(log, encoding="utf-8")
     assert "GODOT-TEST passed" in log, log[-4000:]
