@@ -53,8 +53,8 @@ signal match_ended(reason: String, ending: Dictionary)
 ## A saved match was loaded: its snapshot and the card awaiting a choice (null when none).
 signal state_loaded(snapshot: Dictionary, pending: SorteioCard)
 ## The match in play is gone: the bridge died or was restarted (a new Python side holds no
-## match). [member phase] is [constant PHASE_LOST]; [method load_state] a save or
-## [method start_match] a new one.
+## match). [member phase] is [constant PHASE_LOST]. When the bridge died, [method start_bridge]
+## again first; then [method load_state] a save or [method start_match] a new one.
 signal match_lost(message: String)
 ## A call was refused, or the bridge is down: the message and its code ([code]CODE_*[/code]).
 signal error_occurred(message: String, code: String)
@@ -575,7 +575,10 @@ func _match_usable() -> bool:
 	if phase == PHASE_LOST:
 		_report(
 			(
-				"the match was lost with its bridge (%s): load_state() a save or start_match()"
+				(
+					"the match was lost with its bridge (%s): start_bridge() if it is down, "
+					+ "then load_state() a save or start_match()"
+				)
 				% bridge_error
 			),
 			CODE_MATCH_LOST
