@@ -4,6 +4,7 @@ that keeps the rows already written, ``--out ""`` is refused."""
 
 import csv
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -145,8 +146,11 @@ def test_a_signal_stops_the_workers_and_keeps_the_finished_scenarios(tmp_path, s
             proc.kill()
     assert "Traceback" not in stderr
     assert proc.returncode == code, stderr
-    assert "interrompido: 1 de 3" in stderr
-    assert len(_rows(csv_file)) == 2  # the baseline's row, kept
+    # The compiled kernel may finish a second scenario before the signal lands: every finished
+    # one is kept, and the unfinished one is not written.
+    kept = re.search(r"interrompido: (\d) de 3", stderr)
+    assert kept and 1 <= int(kept.group(1)) < 3, stderr
+    assert len(_rows(csv_file)) == int(kept.group(1)) + 1  # header + each finished scenario
 
 
 def test_a_parameter_given_twice_is_refused_not_overwritten():
