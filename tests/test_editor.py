@@ -21,6 +21,7 @@ from sorteio.bridge.handler import RequestHandler
 from sorteio.loader import BUILTIN_DECKS
 from test_godot_engine import (
     ARTIFACTS,
+    DEMO,
     ROOT,
     SCRIPTS,
     TIMEOUT,
@@ -28,6 +29,7 @@ from test_godot_engine import (
     godot_env,
     process_gone,
     run_godot,
+    scratch_demo,
     tool,
     xvfb,
 )
@@ -442,6 +444,39 @@ def test_the_output_shows_each_problem_with_its_section_sign(import_run):
     assert not [row for row in output if ".cpp:" in row], output
     assert "sorteio: res://decks/quebrado.json does not validate: 4 problem(s); the Sorteio " \
            "panel lists them (Validar)" in output
+
+
+def test_running_the_demo_from_the_editor_leaves_its_files_unchanged(tmp_path):
+    """Issue 15: pressing Play with the demo's main scene open rewrote main.tscn (+17 lines: the
+    positions the editor's layout gave its containers, saved before every run). The layout is
+    built in main.gd; main.tscn holds the root alone. A copy of the demo (this repo's addon
+    linked, the probe plugin beside it) is opened in the headless editor, main.tscn is opened
+    and played, and every file of the demo must be as it was."""
+    game = scratch_demo(tmp_path / "game")
+    (game / "addons" / "editor_probe").symlink_to(PROBE)
+    settings = (game / "project.godot").read_text(encoding="utf-8")
+    enabled = 'enabled=PoolStringArray( "sorteio" )'
+    assert enabled in settings
+    (game / "project.godot").write_text(
+        settings.replace(enabled, 'enabled=PoolStringArray( "sorteio", "editor_probe" )'),
+        encoding="utf-8")
+    files = [p for p in game.rglob("*") if p.is_file() and not p.is_symlink()
+             and ".import" not in p.parts and p.suffix in (".tscn", ".gd", ".tres", ".json")]
+    before = {p: p.read_bytes() for p in files}
+    assert game / "main.tscn" in before and len(before) >= 10
+    env = editor_env(tmp_path)
+    user_dir = tmp_path / "xdg" / "godot" / "app_userdata" / "Sorteio demo"
+    user_dir.mkdir(parents=True, exist_ok=True)
+    log = run_editor(tmp_path, game, ["--", "--play-main"], env=env)
+    assert "GODOT-TEST passed" in log, log[-3000:]
+    assert panel_lines(log)["played"]["data"] == {"playing": True}
+    # Saving a scene makes its thumbnail from the viewport, which the headless editor's dummy
+    # renderer has no pixels for.
+    allowed = ((r'ERROR: texture_get_data: Condition "!t" is true', "headless thumbnail"),)
+    assert not unexpected_errors(log, allowed), "\n".join(unexpected_errors(log, allowed))
+    changed = [str(p.relative_to(game)) for p, data in before.items() if p.read_bytes() != data]
+    assert not changed, f"Play rewrote {changed}"
+    assert (game / "main.tscn").read_text("utf-8") == (DEMO / "main.tscn").read_text("utf-8")
 
 
 def test_an_invalid_deck_is_marked_in_the_filesystem_dock(import_run):

@@ -2,6 +2,7 @@ extends VBoxContainer
 # The actors (GDD 07): satisfaction and mood (level), colored by the function their level calls
 # for. Reacts to Sorteio's signals only.
 
+const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const MOOD_COLORS := {
 	"ataque": Color(1.0, 0.35, 0.3),
@@ -18,9 +19,15 @@ onready var _rows: GridContainer = $Rows
 
 
 func _ready() -> void:
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("state_loaded", self, "_on_state_loaded")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"match_started": "_on_match_started",
+			"option_applied": "_on_option_applied",
+			"state_loaded": "_on_state_loaded",
+		}
+	)
 
 
 func _on_match_started(_match_seed: int, deck: Dictionary, snapshot: Dictionary) -> void:

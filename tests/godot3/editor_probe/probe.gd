@@ -9,6 +9,7 @@ extends EditorPlugin
 #   --expect-failure         only press Validar, expecting the bridge to fail (a bad Python)
 #   --import-only            only the deck import checks (issue 15): the Inspector's summary of
 #                            a SorteioDeck, its stored fields, the Output's lines, a re-import
+#   --play-main              only open main.tscn and press Play (the main scene), then Stop
 
 const TIMEOUT_MS := 100000
 const BROKEN := "res://decks/quebrado.json"
@@ -20,6 +21,8 @@ var _state := ""
 var _shot := ""
 var _expect_failure := false
 var _import_only := false
+var _play_main := false
+var _play_frames := 0
 var _done := {}
 var _quit_at := -1
 
@@ -34,6 +37,8 @@ func _enter_tree() -> void:
 			_expect_failure = true
 		elif arg == "--import-only":
 			_import_only = true
+		elif arg == "--play-main":
+			_play_main = true
 	set_process(true)
 
 
@@ -49,9 +54,13 @@ func _process(_delta: float) -> void:
 	if _frames == 30 and not _started:  # let the editor finish starting and importing
 		_started = true
 		_run()
+	elif _started and _play_main:
+		_play_step()
 
 
 func _run() -> void:
+	if _play_main:
+		return  # _process steps it (_play_step)
 	if _import_only:
 		yield(_import_checks(), "completed")
 		_finish(true, "")
@@ -167,6 +176,24 @@ func _imported() -> Dictionary:
 			"text": deck.json_text.length(),
 		}
 	return out
+
+
+func _play_step() -> void:
+	# As a designer runs the demo: its main scene open in the editor, then Play (which saves the
+	# open scenes first), a moment of the game, then Stop. A step per frame, no coroutine: Play
+	# runs editor frames inside its own call (the save's progress dialog), which resumed a
+	# yield of a coroutine out of turn.
+	var editor := get_editor_interface()
+	_play_frames += 1
+	if _play_frames == 1:
+		editor.open_scene_from_path("res://main.tscn")
+	elif _play_frames == 10:
+		editor.play_main_scene()
+	elif _play_frames == 70:
+		var playing := editor.is_playing_scene()
+		editor.stop_playing_scene()
+		_emit("played", {"playing": playing}, 0)
+		_finish(playing, "" if playing else "the main scene did not start")
 
 
 func _import_checks():
