@@ -449,10 +449,11 @@ def test_the_output_shows_each_problem_with_its_section_sign(import_run):
 @pytest.mark.parametrize("godot", ["godot3.2", "godot3.6"])
 def test_running_the_demo_from_the_editor_leaves_its_files_unchanged(tmp_path, godot):
     """Issue 15: pressing Play with the demo's main scene open rewrote main.tscn (+17 lines: the
-    positions the editor's layout gave its containers, saved before every run). The layout is
-    built in main.gd; main.tscn holds the root alone. A copy of the demo (this repo's addon
-    linked, the probe plugin beside it) is opened in the headless editor, main.tscn is opened
-    and played, and every file of the demo must be as it was."""
+    positions the editor's layout gave its containers, saved before every run; header_view.tscn
+    too when open). The demo's scripts build their children; each .tscn holds its root alone. A
+    copy of the demo (this repo's addon linked, the probe plugin beside it) is opened in the
+    headless editor, every scene of the demo is opened, Play is pressed, and every file of the
+    demo must be as it was."""
     game = scratch_demo(tmp_path / "game")
     (game / "addons" / "editor_probe").symlink_to(PROBE)
     settings = (game / "project.godot").read_text(encoding="utf-8")

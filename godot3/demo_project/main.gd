@@ -6,8 +6,8 @@ extends Control
 # The layout (margins, columns, the five views) is built here, not saved in main.tscn: the editor
 # lays out an open scene's containers and saves the positions it computed when it runs the game,
 # so a main.tscn holding containers was rewritten (+17 lines) by every press of Play (issue 15).
-# main.tscn holds the root alone. Failures of Sorteio's calls come back as error_occurred (the
-# views show them), so their bool results are not read here.
+# main.tscn holds the root alone (the views too: scenes/nodes.gd). Failures of Sorteio's calls
+# come back as error_occurred (the views show them), so their bool results are not read here.
 
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")

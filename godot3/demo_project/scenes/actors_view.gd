@@ -2,6 +2,7 @@ extends VBoxContainer
 # The actors (GDD 07): satisfaction and mood (level), colored by the function their level calls
 # for. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const MOOD_COLORS := {
@@ -16,6 +17,11 @@ var _deck := {}
 var _rows_by_id := {}
 
 onready var _rows: GridContainer = $Rows
+
+
+func _init() -> void:
+	Nodes.add_label(self, "Title", "Atores", false)
+	Nodes.add_grid(self, "Rows", 3)
 
 
 func _ready() -> void:

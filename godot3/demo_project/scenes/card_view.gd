@@ -6,6 +6,7 @@ extends PanelContainer
 
 signal continue_requested
 
+const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const WAITING := "Esperando as regras (Python)..."
@@ -20,6 +21,26 @@ onready var _reason_label: Label = $Box/Reason
 onready var _options: HBoxContainer = $Box/Options
 onready var _outcome: Label = $Box/Outcome
 onready var _next: Button = $Box/Next
+
+
+func _init() -> void:
+	size_flags_horizontal = SIZE_EXPAND_FILL
+	var box := VBoxContainer.new()
+	box.name = "Box"
+	box.add_constant_override("separation", 14)
+	add_child(box)
+	for label_name in ["Mode", "Title", "Text", "Reason"]:
+		Nodes.add_label(box, label_name)
+	var options := HBoxContainer.new()
+	options.name = "Options"
+	options.add_constant_override("separation", 16)
+	box.add_child(options)
+	Nodes.add_label(box, "Outcome")
+	var next := Button.new()
+	next.name = "Next"
+	next.visible = false
+	next.text = "Começar o próximo ano"
+	box.add_child(next)
 
 
 func _ready() -> void:

@@ -3,6 +3,7 @@ extends VBoxContainer
 # Reacts to Sorteio's signals only. Deck text (titles, options) is added as plain text, never as
 # BBCode: a title with "[b]" in it shows as typed.
 
+const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const HEADING := Color(1.0, 1.0, 1.0)
@@ -14,6 +15,16 @@ const PLAIN := Color(0.88, 0.88, 0.88)
 var _card := {}
 
 onready var _lines: RichTextLabel = $Lines
+
+
+func _init() -> void:
+	rect_min_size = Vector2(340, 0)
+	Nodes.add_label(self, "Title", "Registro do sorteio", false)
+	var lines := RichTextLabel.new()
+	lines.name = "Lines"
+	lines.size_flags_vertical = SIZE_EXPAND_FILL
+	lines.scroll_following = true
+	add_child(lines)
 
 
 func _ready() -> void:

@@ -1,6 +1,7 @@
 extends VBoxContainer
 # Deck, year and slot, and the bridge's status. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 
@@ -9,6 +10,12 @@ var _per_turn := 7
 onready var _deck: Label = $Deck
 onready var _year: Label = $Year
 onready var _status: Label = $Status
+
+
+func _init() -> void:
+	Nodes.add_label(self, "Deck", "Sorteio")
+	Nodes.add_label(self, "Year", "Conectando ao sorteio...")
+	Nodes.add_label(self, "Status")
 
 
 func _ready() -> void:

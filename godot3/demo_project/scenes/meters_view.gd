@@ -4,6 +4,7 @@ extends VBoxContainer
 # green otherwise. The limits come from the deck summary (`limite_emergencia`, `limite_medidor`),
 # else the GDD defaults. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const DEFAULT_EMERGENCY_LIMIT := 10
 const DEFAULT_METER_LIMIT := 30
@@ -17,6 +18,11 @@ var _bars := {}
 var _values := {}
 
 onready var _rows: GridContainer = $Rows
+
+
+func _init() -> void:
+	Nodes.add_label(self, "Title", "Medidores", false)
+	Nodes.add_grid(self, "Rows", 3)
 
 
 func _ready() -> void:

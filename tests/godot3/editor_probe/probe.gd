@@ -9,11 +9,20 @@ extends EditorPlugin
 #   --expect-failure         only press Validar, expecting the bridge to fail (a bad Python)
 #   --import-only            only the deck import checks (issue 15): the Inspector's summary of
 #                            a SorteioDeck, its stored fields, the Output's lines, a re-import
-#   --play-main              only open main.tscn and press Play (the main scene), then Stop
+#   --play-main              only open the demo's scenes and press Play (the main scene), then Stop
 
 const TIMEOUT_MS := 100000
 const BROKEN := "res://decks/quebrado.json"
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+# What --play-main opens before pressing Play (the demo's scenes).
+const PLAY_SCENES := [
+	"res://scenes/header_view.tscn",
+	"res://scenes/meters_view.tscn",
+	"res://scenes/actors_view.tscn",
+	"res://scenes/card_view.tscn",
+	"res://scenes/draw_log.tscn",
+	"res://main.tscn",
+]
 
 var _frames := 0
 var _started := false
@@ -179,14 +188,15 @@ func _imported() -> Dictionary:
 
 
 func _play_step() -> void:
-	# As a designer runs the demo: its main scene open in the editor, then Play (which saves the
+	# As a designer runs the demo: its scenes open in the editor, then Play (which saves the
 	# open scenes first), a moment of the game, then Stop. A step per frame, no coroutine: Play
 	# runs editor frames inside its own call (the save's progress dialog), which resumed a
 	# yield of a coroutine out of turn.
 	var editor := get_editor_interface()
 	_play_frames += 1
 	if _play_frames == 1:
-		editor.open_scene_from_path("res://main.tscn")
+		for scene in PLAY_SCENES:  # main.tscn last: the scene in front when Play is pressed
+			editor.open_scene_from_path(scene)
 	elif _play_frames == 10:
 		editor.play_main_scene()
 	elif _play_frames == 70:
