@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Dict, Iterable, Optional
 
-from .kernel import Tally
+from .kernel import DRAWS, Tally
 from .masks import FastDeck
 
 try:
@@ -102,17 +102,21 @@ def _build(fd: FastDeck, params: tuple) -> object:
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 keep_meters: bool = False) -> Tally:
+                 keep_meters: bool = False, draw: str = "standard") -> Tally:
     """``kernel.play_matches`` on the compiled kernel: same arguments, same ``Tally``, same
-    ``trace``. Raises ValueError for an unknown policy, RuntimeError when not ``available()``."""
+    ``trace``. Raises ValueError for an unknown policy or draw, RuntimeError when not
+    ``available()``."""
     if policy not in _POLICY_CODES:
         raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(_POLICY_CODES)})")
+    if draw not in DRAWS:
+        raise ValueError(f"unknown draw '{draw}' (choose from: {', '.join(DRAWS)})")
     if not available():
         raise RuntimeError("the compiled kernel (sorteio.sim._ckernel) is not built")
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     (counts, card_draws, card_mandatory, end_sum, end_sq, zeroed, end_year, close_n, close_sum,
      close_sq, outcomes, meters) = _ckernel.play(c_deck(fd), _params(fd), seeds,
-                                                 _POLICY_CODES[policy], trace, keep_meters)
+                                                 _POLICY_CODES[policy], trace, keep_meters,
+                                                 draw == "keyed")
     for name, value in zip(("matches", "catastrophes", "cards_played", "turns", "turns_closed",
                             "short_turns", "mandatory"), counts):
         setattr(t, name, getattr(t, name) + value)

@@ -13,6 +13,7 @@ import operator
 import random
 from typing import Iterable, List, Optional
 
+from .. import keyed as _keyed
 from ..engine import YEARS
 from .masks import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, mask_of, popcount
 
@@ -80,6 +81,7 @@ def _pick(candidates: int, bits) -> int:
 
 
 POLICIES = ("random", "protect", "lookahead")  # match.POLICIES, in the kernels
+DRAWS = ("standard", "keyed")  # the oracle's Rng stream, or keyed.py's streams (paired studies)
 
 
 def _floor_after(after: List[int], ranked: List[int], effects) -> int:
@@ -143,10 +145,12 @@ _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 keep_meters: bool = False) -> Tally:
+                 keep_meters: bool = False, draw: str = "standard") -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
     no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
-    lookahead.
+    lookahead. ``draw``: ``standard`` (the oracle's ``Rng``: the match ``sorteio play --seed``
+    plays) or ``keyed`` (``keyed.py``: the same rules and distribution, each pick from its own
+    stream, for the per-card study's pairs; the oracle with ``keyed.KeyedPicker``).
 
     ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
     ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
@@ -159,6 +163,12 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(POLICIES)})")
+    if draw not in DRAWS:
+        raise ValueError(f"unknown draw '{draw}' (choose from: {', '.join(DRAWS)})")
+    keyed = draw == "keyed"
+    first_in, family_key, n_all = _keyed.first_in, _keyed.family_key, fd.n_cards
+    k_em, k_act, k_met, k_slot = _keyed.EMERGENCY, _keyed.ACTOR, _keyed.METER, _keyed.SLOT
+    mk = 0
     ix = fd.index
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     n_slots, cap, meter_limit = ix.n_slots, ix.cap, ix.meter_limit
@@ -202,9 +212,12 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     turns = closed = short = mandatory = cards_total = catastrophes = matches = 0
 
     for seed in seeds:
-        seed_gen(seed)
-        if policy == "random":
-            seed_player(seed ^ 0x5EED)
+        if keyed:
+            mk = _keyed.match_key(seed)
+        else:
+            seed_gen(seed)
+            if policy == "random":
+                seed_player(seed ^ 0x5EED)
         meters = list(init_meters)
         sat = list(init_sat)
         ok = init_ok
@@ -241,7 +254,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         cand = linked_mask[m] & eligible & ~reserved
                         c = -1
                         if cand:
-                            c = _pick(cand, bits)
+                            c = (first_in(cand, family_key(mk, year, k_em, m), n_all) if keyed
+                                 else _pick(cand, bits))
                             reserved |= 1 << c
                         obs.append([_EM, m, c, []])
             room = cap - len(obs)
@@ -266,7 +280,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     cand &= eligible
                     c = -1
                     if cand:
-                        c = _pick(cand, bits)
+                        c = (first_in(cand, family_key(mk, year, k_act, a), n_all) if keyed
+                             else _pick(cand, bits))
                         reserved |= 1 << c
                     obs.append([_ACT, a, c, []])
                     added += 1
@@ -281,7 +296,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         cand = linked_mask[m] & eligible & ~reserved
                         c = -1
                         if cand:
-                            c = _pick(cand, bits)
+                            c = (first_in(cand, family_key(mk, year, k_met, m), n_all) if keyed
+                                 else _pick(cand, bits))
                             reserved |= 1 << c
                         obs.append([_MET, m, c, []])
                         added += 1
@@ -324,7 +340,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     if fresh:
                         pool = fresh
                     n = pc(pool)
-                    if n > 1:
+                    if keyed:
+                        card = first_in(pool, family_key(mk, year, k_slot, slot), n_all)
+                    elif n > 1:
                         k = bit_len[n]
                         r = bits(k)
                         while r >= n:
@@ -384,7 +402,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 card_draws[card] += 1
                 # Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top.
                 n_opt = n_options[card]
-                if n_opt == 2:
+                if keyed:
+                    order = _keyed.sides(mk, card, n_opt)
+                elif n_opt == 2:
                     j = bits(2)
                     while j >= 2:
                         j = bits(2)
@@ -413,6 +433,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 elif lookahead:
                     option = _lookahead(meters, meter_eff, meter_eff[card], order,
                                         base & ok & ~played, n_meters)
+                elif keyed:
+                    option = order[_keyed.player_choice(mk, card, n_opt)]
                 elif n_opt == 2:
                     r = pbits(2)
                     while r >= 2:

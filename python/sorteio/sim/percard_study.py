@@ -34,6 +34,7 @@ from .percard import (
     DEFAULT_HALF_WIDTH_PP,
     DEFAULT_MAX_MATCHES,
     DEFAULT_POLICY,
+    DRAW,
     FDR,
     CardEffect,
     CardFigures,
@@ -159,6 +160,7 @@ class PerCardPlan:
                              f"than the {MAX_TOTAL_MATCHES:,} a study may play (one byte per "
                              "match is kept); lower the cap")
         self.index = compile_deck(deck)
+        self.draw = DRAW  # every scenario, baseline included: the pairs read the same streams
         self.cards = [_Card(sc) for sc in self.scenarios]
         self.base = self.cards[0]
         self.round = 0
@@ -358,7 +360,7 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
                     s_index, start, count = item
                     fut = executor.submit(run_chunk, deck_json, params, policy, seed, start,
                                           count, kernel, plan.scenarios[s_index].without,
-                                          plan.keep_meters(s_index))
+                                          plan.keep_meters(s_index), plan.draw)
                     futures[fut] = item
                     if fut.done():
                         finish(fut)

@@ -104,16 +104,17 @@ def _remember(deck_json: str, fd: FastDeck) -> FastDeck:
 
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
               count: int, kernel: Optional[str] = None, without: Optional[str] = None,
-              keep_meters: bool = False) -> Tally:
+              keep_meters: bool = False, draw: str = "standard") -> Tally:
     """Matches ``start .. start+count-1`` of one scenario. Plain picklable arguments and a
     picklable result, so any ``concurrent.futures`` executor can run it. ``kernel``: ``c``,
     ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports.
     ``without``: a card id to leave out of the deck (``percard``); ``keep_meters``: record every
-    match's ending meters (``Tally.end_meters``, for paired meter comparisons)."""
+    match's ending meters (``Tally.end_meters``, for paired meter comparisons); ``draw``:
+    ``standard`` or ``keyed`` (the per-card study's pairs, ``kernel.play_matches``)."""
     base = seed * SEED_STRIDE
     return play_matches(_fast_deck(deck_json, params, without),
                         range(base + start, base + start + count), policy, kernel_choice=kernel,
-                        keep_meters=keep_meters)
+                        keep_meters=keep_meters, draw=draw)
 
 
 def _ignore_sigint() -> None:
