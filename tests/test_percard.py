@@ -124,8 +124,9 @@ def test_cli_per_card_ctrl_c_keeps_the_finished_rounds():
     import time
 
     proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", "simulate", "--per-card",
-                             "--precision", "0.05", "--jobs", "2", "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+                             "--precision", "0.05", "--jobs", "2", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            encoding="utf-8")
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)

@@ -481,7 +481,7 @@ class PerCardJob:
             s_index, start, count = item
             plan.add(item, run_chunk(self._deck_json, params, plan.policy, plan.seed, start,
                                      count, None, plan.scenarios[s_index].without,
-                                     plan.keep_meters(s_index), plan.draw))
+                                     **plan.chunk_options(item)))
             if time.perf_counter() >= deadline:
                 break
 

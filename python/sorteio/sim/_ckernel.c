@@ -596,6 +596,7 @@ typedef struct {
 /* Scratch space of one call, sized by the deck. */
 typedef struct {
     uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh, *init_ok;
+    uint64_t *picked; /* cards reserved for an obligation (shown or not) in this match */
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
@@ -771,6 +772,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
     memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
+    memset(k->picked, 0, 8 * (size_t)W);
     /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
      * (a random slot then knows its pool's size without reading the deck's width). */
     memset(k->eligible, 0, 8 * (size_t)W);
@@ -827,6 +829,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_EM, m), d->n_cards)
                           : pick(gen, k->pool, W);
                 k->reserved[c >> 6] |= 1ULL << (c & 63);
+                k->picked[c >> 6] |= 1ULL << (c & 63);
             }
             Ob *ob = &k->obs[n_obs++];
             ob->kind = OB_EM, ob->target = m, ob->card = c, ob->merged = -1;
@@ -869,6 +872,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                     c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_ACT, a), d->n_cards)
                               : pick(gen, k->pool, W);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
+                    k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
                 Ob *ob = &k->obs[n_obs++];
                 ob->kind = OB_ACT, ob->target = a, ob->card = c, ob->merged = -1;
@@ -893,6 +897,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                     c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_MET, m), d->n_cards)
                               : pick(gen, k->pool, W);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
+                    k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
                 Ob *ob = &k->obs[n_obs++];
                 ob->kind = OB_MET, ob->target = m, ob->card = c, ob->merged = -1;
@@ -1160,7 +1165,7 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
     return out;
 }
 
-/* play(deck, params, seeds, policy, trace, keep_meters[, keyed]) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+/* play(deck, params, seeds, policy, trace, keep_meters[, keyed, keep_picked]) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
  * zeroed, end_year, close_n, close_sum, close_sq, outcomes, meters) with close_* flat
  * [5 * n_meters], outcomes one byte per match and meters (when keep_meters) n_meters bytes per
  * match; trace: None or a list getting (steps, (reason, year, meters,
@@ -1168,9 +1173,9 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *params, *seeds, *trace;
-    int policy, keep_meters, keyed = 0;
-    if (!PyArg_ParseTuple(args, "OOOiOp|p", &capsule, &params, &seeds, &policy, &trace,
-                          &keep_meters, &keyed))
+    int policy, keep_meters, keyed = 0, keep_picked = 0;
+    if (!PyArg_ParseTuple(args, "OOOiOp|pp", &capsule, &params, &seeds, &policy, &trace,
+                          &keep_meters, &keyed, &keep_picked))
         return NULL;
     const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
     if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
@@ -1206,6 +1211,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
     Py_ssize_t key_cap[MT_LANES + 1];
     size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
     char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
+    size_t n_picks = 0, picks_cap = 1024;
+    unsigned char *picks = (unsigned char *)malloc(picks_cap);
+    PyObject *picks_out = NULL;
     PyObject *meters_out = NULL;
     uint32_t *key[MT_LANES + 1];
     int keys_ok = 1;
@@ -1223,7 +1231,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     t.close_sum = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     t.close_sq = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     uint64_t **bitsets[] = {&k.ok, &k.played, &k.eligible, &k.reserved, &k.excluded, &k.pool,
-                            &k.fresh, &k.init_ok};
+                            &k.fresh, &k.init_ok, &k.picked};
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
         *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
     int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
@@ -1239,7 +1247,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && lanes && tempered && keys_ok && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && lanes && tempered && keys_ok && out && kept && picks && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
              k.turn_modes && k.mode_listed;
@@ -1346,6 +1354,24 @@ static PyObject *play(PyObject *self, PyObject *args) {
                 }
                 for (int mi = 0; mi < d->n_meters; mi++) kept[n_kept++] = (char)k.meters[mi];
             }
+            if (keep_picked) { /* the cards drawn or reserved: W little-endian words a match */
+                size_t need = n_picks + 8 * (size_t)W;
+                if (need > picks_cap) {
+                    size_t bigger = picks_cap * 2 > need ? picks_cap * 2 : need;
+                    unsigned char *grown = (unsigned char *)realloc(picks, bigger);
+                    if (grown == NULL) {
+                        Py_XDECREF(steps);
+                        PyErr_NoMemory();
+                        break;
+                    }
+                    picks = grown;
+                    picks_cap = bigger;
+                }
+                for (int w = 0; w < W; w++) {
+                    uint64_t v = k.picked[w] | k.played[w];
+                    for (int b = 0; b < 8; b++) picks[n_picks++] = (unsigned char)(v >> (8 * b));
+                }
+            }
             if (trace != NULL) {
                 PyObject *meters = int_list(k.meters, d->n_meters);
                 PyObject *entry = meters == NULL ? NULL
@@ -1364,19 +1390,23 @@ static PyObject *play(PyObject *self, PyObject *args) {
     }
     if (!PyErr_Occurred()) outcomes = PyByteArray_FromStringAndSize(out, (Py_ssize_t)n_out);
     if (!PyErr_Occurred()) meters_out = PyByteArray_FromStringAndSize(kept, (Py_ssize_t)n_kept);
+    if (!PyErr_Occurred())
+        picks_out = PyByteArray_FromStringAndSize((const char *)picks, (Py_ssize_t)n_picks);
     if (PyErr_Occurred()) goto done;
     result = Py_BuildValue(
-        "((LLLLLLL)NNNNNNNNNOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
+        "((LLLLLLL)NNNNNNNNNOOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
         t.turns_closed, t.short_turns, t.mandatory, ll_list(t.card_draws, d->n_cards),
         ll_list(t.card_mandatory, d->n_cards), ll_list(t.end_sum, d->n_meters),
         ll_list(t.end_sq, d->n_meters), ll_list(t.zeroed, d->n_meters), ll_list(t.end_year, 5),
         ll_list(t.close_n, 5), ll_list(t.close_sum, 5 * (Py_ssize_t)d->n_meters),
-        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out);
+        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out, picks_out);
 done:
     Py_XDECREF(iter);
     Py_XDECREF(outcomes);
     Py_XDECREF(meters_out);
+    Py_XDECREF(picks_out);
     free(kept);
+    free(picks);
     free(gen);
     free(player);
     free(lanes);

@@ -27,6 +27,9 @@ class Tally:
     byte 0/1 per match in seed order, kept so two scenarios can be compared match by match).
     ``end_meters``: empty, or (``keep_meters``) every match's ending meters, one byte (0-100)
     per meter, match after match in seed order, for paired comparisons of meters.
+    ``picked``: empty, or (``keep_picked``) every match's cards drawn or reserved for an
+    obligation, a bit set of ``8 * (n_cards // 64 + 1)`` bytes a match (little-endian, bit c =
+    card position c): the keyed study replays only the matches that picked its card.
     """
 
     def __init__(self, n_cards: int, n_meters: int) -> None:
@@ -34,6 +37,7 @@ class Tally:
         self.catastrophes = 0
         self.catastrophe = bytearray()
         self.end_meters = bytearray()
+        self.picked = bytearray()
         self.cards_played = 0
         self.turns = 0  # turns started
         self.turns_closed = 0
@@ -56,6 +60,7 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.catastrophe += other.catastrophe
         self.end_meters += other.end_meters
+        self.picked += other.picked
         for name in ("card_draws", "card_mandatory", "end_sum", "end_sq", "zeroed", "end_year",
                      "close_n"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -145,12 +150,14 @@ _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 keep_meters: bool = False, draw: str = "standard") -> Tally:
+                 keep_meters: bool = False, draw: str = "standard",
+                 keep_picked: bool = False) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
     no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
     lookahead. ``draw``: ``standard`` (the oracle's ``Rng``: the match ``sorteio play --seed``
     plays) or ``keyed`` (``keyed.py``: the same rules and distribution, each pick from its own
     stream, for the per-card study's pairs; the oracle with ``keyed.KeyedPicker``).
+    ``keep_picked``: record each match's cards drawn or reserved (``Tally.picked``).
 
     ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
     ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
@@ -222,6 +229,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
         sat = list(init_sat)
         ok = init_ok
         played = 0
+        picked = 0  # cards reserved for an obligation (keep_picked)
         spent = 0  # meters whose emergency was served (bitmask)
         attacked = 0  # actors whose attack card was shown (bitmask)
         carried: List[int] = []
@@ -257,6 +265,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                             c = (first_in(cand, family_key(mk, year, k_em, m), n_all) if keyed
                                  else _pick(cand, bits))
                             reserved |= 1 << c
+                            picked |= 1 << c
                         obs.append([_EM, m, c, []])
             room = cap - len(obs)
             if room > 0:
@@ -283,6 +292,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         c = (first_in(cand, family_key(mk, year, k_act, a), n_all) if keyed
                              else _pick(cand, bits))
                         reserved |= 1 << c
+                        picked |= 1 << c
                     obs.append([_ACT, a, c, []])
                     added += 1
                 for m in low:  # §3.3.3
@@ -299,6 +309,7 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                             c = (first_in(cand, family_key(mk, year, k_met, m), n_all) if keyed
                                  else _pick(cand, bits))
                             reserved |= 1 << c
+                            picked |= 1 << c
                         obs.append([_MET, m, c, []])
                         added += 1
             # Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit.
@@ -506,6 +517,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
         end_sq[:] = map(add, end_sq, map(mul, meters, meters))
         if keep_meters:
             t.end_meters += bytes(meters)
+        if keep_picked:
+            t.picked += (picked | played).to_bytes(8 * (n_all // 64 + 1), "little")
 
     t.matches += matches
     t.catastrophes += catastrophes

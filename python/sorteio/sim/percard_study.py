@@ -94,6 +94,7 @@ class PerCardResult(NamedTuple):
     workers: Optional[int] = None
     interrupted: bool = False
     stopped_by: Optional[int] = None
+    matches_simulated: int = 0  # what the kernels played: the replays, not every pair (keyed)
 
     @property
     def flagged(self) -> List[CardEffect]:
@@ -161,6 +162,14 @@ class PerCardPlan:
                              "match is kept); lower the cap")
         self.index = compile_deck(deck)
         self.draw = DRAW  # every scenario, baseline included: the pairs read the same streams
+        # With the keyed draw a match without card c is the baseline's match, card for card,
+        # unless the baseline picked c (drew it or reserved it for an obligation): then only
+        # those matches are played without c, the others are the baseline's (tests/test_keyed.py
+        # checks the identity). Not for lookahead, whose choice reads the eligible cards.
+        self.replay_only = self.draw == "keyed" and policy != "lookahead"
+        self._awaiting_cards = False
+        self._only: Dict[Work, Tuple[int, ...]] = {}
+        self.simulated = 0
         self.cards = [_Card(sc) for sc in self.scenarios]
         self.base = self.cards[0]
         self.round = 0
@@ -178,11 +187,63 @@ class PerCardPlan:
         out, self._work = self._work, []
         return out
 
+    def chunk_options(self, item: Work) -> Dict[str, object]:
+        """``sweep.run_chunk``'s keyword arguments for a chunk of ``work()``: the draw, what the
+        baseline keeps, and (replays) the only matches a card's chunk plays."""
+        s_index = item[0]
+        out: Dict[str, object] = {"keep_meters": self.keep_meters(s_index), "draw": self.draw}
+        if self.replay_only:
+            if s_index == 0:
+                out["keep_picked"] = True
+            else:
+                out["only"] = self._only[item]
+        return out
+
     def add(self, item: Work, tally: Tally) -> None:
         """A played chunk of the current round."""
         s_index, start, count = item
+        self.simulated += tally.matches
+        if self.replay_only and s_index:
+            tally = self._complete(item, tally)
         self.cards[s_index].pieces[start] = tally
         self.done += count
+
+    def _replays(self, item: Work) -> Tuple[int, ...]:
+        """The matches of ``item`` (a card's chunk) whose baseline picked the card."""
+        s_index, start, count = item
+        t = self.base.tally
+        assert t is not None and self.scenarios[s_index].without is not None
+        c = self.index.card_index[self.scenarios[s_index].without]
+        nb = 8 * (len(self.index.card_ids) // 64 + 1)
+        column = t.picked[start * nb + c // 8:(start + count) * nb:nb]
+        bit = 1 << (c % 8)
+        return tuple(start + j for j, x in enumerate(column) if x & bit)
+
+    def _complete(self, item: Work, played: Tally) -> Tally:
+        """A card's chunk as if every match had been played: the baseline's outcomes and ending
+        meters, with the replayed matches' own in their place."""
+        _, start, count = item
+        only = self._only.pop(item)
+        b = self.base.tally
+        assert b is not None and played.matches == len(only)
+        k = len(self.index.meter_ids)
+        out = Tally(len(self.index.card_ids), k)
+        cat = bytearray(b.catastrophe[start:start + count])
+        meters = b.end_meters
+        for m in range(k):
+            part = meters[start * k + m:(start + count) * k:k]
+            out.end_sum[m] = sum(part) + played.end_sum[m]
+            out.end_sq[m] = sum(map(operator.mul, part, part)) + played.end_sq[m]
+        for j, i in enumerate(only):
+            cat[i - start] = played.catastrophe[j]
+            for m in range(k):
+                v = meters[i * k + m]
+                out.end_sum[m] -= v
+                out.end_sq[m] -= v * v
+        out.matches = count
+        out.catastrophe = cat
+        out.catastrophes = cat.count(1)
+        return out
 
     def progress(self) -> Progress:
         planned = sum(max(c.target, c.played) for c in self.cards)
@@ -190,9 +251,15 @@ class PerCardPlan:
         return Progress(self.done, planned, settled, len(self.cards) - 1, self.round)
 
     def end_round(self) -> None:
-        """Merge the round's chunks (all must have been added), measure, plan the next."""
+        """Merge the round's chunks (all must have been added), measure, plan the next. With
+        replays a round has two steps: the baseline first (its picks say what the cards
+        replay), then the cards; the first call after the baseline's chunks plans the cards."""
         base = self.base
         self._merge(base)
+        if self._awaiting_cards:
+            self._awaiting_cards = False
+            self._plan_work(cards=True)
+            return
         for card in self.cards[1:]:
             if card.settled:
                 continue
@@ -239,17 +306,25 @@ class PerCardPlan:
             target = max(n + STEP, STEP * math.ceil(need / STEP))
             card.target = min(self.max_matches, target)
 
-    def _plan_work(self) -> None:
-        """Chunks from each scenario's played matches to its target."""
+    def _plan_work(self, cards: bool = False) -> None:
+        """Chunks from each scenario's played matches to its target (with replays: the
+        baseline's alone, then, with ``cards``, the cards')."""
         work: List[Work] = []
-        for card in self.cards:
+        if self.replay_only and not cards:
+            self._awaiting_cards = True
+        for i, card in enumerate(self.cards):
             if card.settled or card.played >= card.target:
+                continue
+            if self.replay_only and (i == 0) == cards:
                 continue
             stops = set(range(card.played + self.chunk, card.target, self.chunk))
             stops.add(card.target)
             start = card.played
             for stop in sorted(stops):
-                work.append((card.scenario.index, start, stop - start))
+                item = (card.scenario.index, start, stop - start)
+                if self.replay_only and i:
+                    self._only[item] = self._replays(item)
+                work.append(item)
                 start = stop
         self._work = work
 
@@ -300,7 +375,8 @@ class PerCardPlan:
         return PerCardResult(effects, baseline, self.deck.nome, self.seed, self.policy,
                              self.half_width_pp, self.max_matches, self.fdr,
                              sum(c.played for c in self.cards), self.round,
-                             len(self.cards) - 1, kernel, workers, interrupted, stopped_by)
+                             len(self.cards) - 1, kernel, workers, interrupted, stopped_by,
+                             self.simulated)
 
 
 # -- running on processes -------------------------------------------------------------------------
@@ -360,7 +436,7 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
                     s_index, start, count = item
                     fut = executor.submit(run_chunk, deck_json, params, policy, seed, start,
                                           count, kernel, plan.scenarios[s_index].without,
-                                          plan.keep_meters(s_index), plan.draw)
+                                          **plan.chunk_options(item))
                     futures[fut] = item
                     if fut.done():
                         finish(fut)
