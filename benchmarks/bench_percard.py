@@ -57,12 +57,14 @@ def study(deck, seed: int, precision: float, jobs: int, **kwargs) -> dict:
     result = run_per_card(deck, seed=seed, half_width_pp=precision, jobs=jobs, **kwargs)
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     row = {"seed": seed, "jobs": jobs, "precision_pp": precision, "wall_s": round(wall, 2),
-           "cpu_s": round(cpu, 2), "matches": result.matches_played, "simulated": result.matches_simulated, "rounds": result.rounds,
+           "cpu_s": round(cpu, 2), "matches": result.matches_played,
+           "simulated": result.matches_simulated, "rounds": result.rounds,
            "matches_per_s_wall": round(result.matches_played / wall),
            "matches_per_cpu_s": round(result.matches_played / cpu) if cpu else None,
            "flagged": len(result.flagged), "load_before": load_before, "load_after": _load()}
     print(f"seed {seed}, jobs {jobs}, ±{precision:g} pt: {wall:6.1f} s wall, {cpu:6.1f} s CPU, "
-          f"{result.matches_played:,} paired matches ({result.matches_simulated:,} simulated) in {result.rounds} rounds "
+          f"{result.matches_played:,} paired matches ({result.matches_simulated:,} simulated) "
+          f"in {result.rounds} rounds "
           f"({row['matches_per_s_wall']:,}/s wall), {len(result.flagged)} cards flagged; "
           f"load average {load_before} -> {row['load_after']}", flush=True)
     row["effects"] = {e.card_id: e.diff_pp[0] for e in result.effects}

@@ -219,3 +219,43 @@ def test_match_observer_is_not_needed_for_the_keyed_oracle():
     assert issubclass(_Recorder, MatchObserver)
     steps, _ = _keyed_oracle(load_deck("curto"), 3, "random")
     assert len(steps) > 10
+
+
+# -- the study's replays ---------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(decks(), st.integers(0, 2**40), st.sampled_from(["random", "protect"]))
+def test_a_keyed_match_is_unchanged_by_leaving_out_a_card_it_never_picked(kernel_play, deck,
+                                                                           seed, policy):
+    """What lets the per-card study replay only some matches: keyed, the match without card c
+    is the whole deck's match, card for card, whenever that match neither drew c nor reserved
+    it for an obligation (``Tally.picked``); a card it picked may change it. Both kernels, random
+    decks, every card."""
+    fd = FastDeck(CompiledDeck(deck))
+    seeds = [seed, seed + 1, seed + 2]
+    whole = kernel_play(fd, seeds, policy, draw="keyed", keep_picked=True)
+    traces: list = []
+    kernel_play(fd, seeds, policy, trace=traces, draw="keyed")
+    nb = 8 * (fd.n_cards // 64 + 1)
+    assert len(whole.picked) == nb * len(seeds)
+    for i, (steps, _) in enumerate(traces):
+        picked = int.from_bytes(whole.picked[i * nb:(i + 1) * nb], "little")
+        assert all(picked >> c & 1 for c, *_ in steps)  # every card shown is picked
+    for c in range(fd.n_cards):
+        without: list = []
+        kernel_play(without_card(fd, c), seeds, policy, trace=without, draw="keyed")
+        for i in range(len(seeds)):
+            if not int.from_bytes(whole.picked[i * nb:(i + 1) * nb], "little") >> c & 1:
+                assert without[i] == traces[i], (c, i)
+
+
+def test_both_kernels_record_the_same_picked_cards():
+    from sorteio.sim import ckernel, kernel
+
+    if not ckernel.available():
+        pytest.skip(ckernel.unavailable_reason())
+    fd = FastDeck(CompiledDeck(load_deck("padrao")))
+    a = kernel.play_matches(fd, range(300), draw="keyed", keep_picked=True)
+    b = ckernel.play_matches(fd, range(300), draw="keyed", keep_picked=True)
+    assert a.picked == b.picked and len(a.picked) == 300 * 16

@@ -276,3 +276,24 @@ def test_a_planted_harmful_card_is_flagged_by_both_seeds():
         top = result.effects[0]
         assert top.card_id == "eco-05" and top.flagged and top.diff_pp[2] < 0, top
         assert "põe o mandato em risco" in top.verdict()
+
+
+def test_replaying_only_the_picked_matches_gives_the_figures_of_every_pair(monkeypatch):
+    """The keyed study plays a card's match only where the baseline picked the card (the other
+    matches are the baseline's, tests/test_keyed.py); every figure equals the study that plays
+    every pair, on padrao at ±1 point, with far fewer matches simulated."""
+    deck = load_deck("padrao")
+    fast = run_per_card(deck, seed=4, half_width_pp=1.0, jobs=1)
+    original = PerCardPlan.__init__
+
+    def every_pair(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.replay_only = False
+        self._awaiting_cards = False
+        self._plan_work()
+
+    monkeypatch.setattr(PerCardPlan, "__init__", every_pair)
+    full = run_per_card(deck, seed=4, half_width_pp=1.0, jobs=1)
+    assert fast.effects == full.effects and fast.matches_played == full.matches_played
+    assert full.matches_simulated == full.matches_played
+    assert fast.matches_simulated < full.matches_played / 2
