@@ -22,6 +22,7 @@ import operator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
+from itertools import compress
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..compiled import compile_deck
@@ -54,6 +55,9 @@ from .sweep import (
     max_jobs,
     run_chunk,
 )
+
+# _HAS_BIT[b]: bytes.translate table giving 1 for the bytes with bit b set, else 0.
+_HAS_BIT = [bytes(x >> b & 1 for x in range(256)) for b in range(8)]
 
 FIRST = 5_000  # matches of the first round (per card)
 STEP = 1_000  # later rounds plan in multiples of this
@@ -216,12 +220,13 @@ class PerCardPlan:
         c = self.index.card_index[self.scenarios[s_index].without]
         nb = 8 * (len(self.index.card_ids) // 64 + 1)
         column = t.picked[start * nb + c // 8:(start + count) * nb:nb]
-        bit = 1 << (c % 8)
-        return tuple(start + j for j, x in enumerate(column) if x & bit)
+        return tuple(compress(range(start, start + count), column.translate(_HAS_BIT[c % 8])))
 
     def _complete(self, item: Work, played: Tally) -> Tally:
-        """A card's chunk as if every match had been played: the baseline's outcomes and ending
-        meters, with the replayed matches' own in their place."""
+        """A card's chunk as if every match had been played: the baseline's outcomes with the
+        replayed matches' own in their place. Its ``end_sum`` / ``end_sq`` are what the replays
+        change (replayed minus the baseline's on those matches): ``result`` adds the
+        baseline's over the card's matches."""
         _, start, count = item
         only = self._only.pop(item)
         b = self.base.tally
@@ -229,17 +234,14 @@ class PerCardPlan:
         k = len(self.index.meter_ids)
         out = Tally(len(self.index.card_ids), k)
         cat = bytearray(b.catastrophe[start:start + count])
-        meters = b.end_meters
-        for m in range(k):
-            part = meters[start * k + m:(start + count) * k:k]
-            out.end_sum[m] = sum(part) + played.end_sum[m]
-            out.end_sq[m] = sum(map(operator.mul, part, part)) + played.end_sq[m]
         for j, i in enumerate(only):
             cat[i - start] = played.catastrophe[j]
-            for m in range(k):
-                v = meters[i * k + m]
-                out.end_sum[m] -= v
-                out.end_sq[m] -= v * v
+        meters = b.end_meters
+        theirs = b"".join([meters[i * k:(i + 1) * k] for i in only])
+        for m in range(k):
+            part = theirs[m::k]
+            out.end_sum[m] = played.end_sum[m] - sum(part)
+            out.end_sq[m] = played.end_sq[m] - sum(map(operator.mul, part, part))
         out.matches = count
         out.catastrophe = cat
         out.catastrophes = cat.count(1)
@@ -366,9 +368,14 @@ class PerCardPlan:
             for card in self.cards[1:]:
                 t, cid = card.tally, card.scenario.without
                 assert t is not None and cid is not None
+                mine = MeterSums(t.matches, tuple(t.end_sum), tuple(t.end_sq))
+                if self.replay_only:  # the replays' changes over the baseline's (_complete)
+                    theirs = base_sums[t.matches]
+                    mine = MeterSums(t.matches,
+                                     tuple(map(operator.add, mine.end_sum, theirs.end_sum)),
+                                     tuple(map(operator.add, mine.end_sq, theirs.end_sq)))
                 figures.append(CardFigures(
-                    cid, modes[cid], t.matches, t.catastrophes, card.up, card.down,
-                    MeterSums(t.matches, tuple(t.end_sum), tuple(t.end_sq)),
+                    cid, modes[cid], t.matches, t.catastrophes, card.up, card.down, mine,
                     base_sums[t.matches], draws.get(cid, 0.0), card.precise))
             order = {c: i for i, c in enumerate(index.card_ids)}
             effects = rank_effects(figures, index.meter_ids, self.fdr, order)
