@@ -31,8 +31,8 @@ from .spec import Scenario
 from .stats import Z95
 
 FDR = 0.05  # Benjamini-Hochberg: at most this share of the flagged cards expected to be chance
-DEFAULT_HALF_WIDTH_PP = 0.2  # the stated precision: 95% half-width of each card's Δ, in points
-DEFAULT_MAX_MATCHES = 200_000  # the cap per card when the precision is not reached before
+DEFAULT_HALF_WIDTH_PP = 0.07  # the stated precision: 95% half-width of each card's Δ, in points
+DEFAULT_MAX_MATCHES = 400_000  # the cap per card when the precision is not reached before
 DEFAULT_POLICY = "random"  # the coin-flip player: the only one whose matches end in catastrophe
 DRAW = "keyed"  # keyed.py: paired matches that stay together (5x less variance on padrao)
 

@@ -61,7 +61,7 @@ _HAS_BIT = [bytes(x >> b & 1 for x in range(256)) for b in range(8)]
 
 FIRST = 5_000  # matches of the first round (per card)
 STEP = 1_000  # later rounds plan in multiples of this
-CHUNK = 2_500  # matches per work unit on worker processes
+CHUNK = 10_000  # matches per work unit on worker processes (a card replays ~40% of them)
 INLINE_MATCHES = 150_000  # a study at most this big (cap x scenarios) runs in this process
 
 Work = Tuple[int, int, int]  # (scenario index, first match, count)
