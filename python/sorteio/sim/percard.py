@@ -1,8 +1,10 @@
 """Per-card analysis (``sorteio simulate --per-card``): what each card does to the match.
 
 For every playable card, the deck without that card plays the same matches as the whole deck
-(same seeds: match ``i`` uses engine seed ``seed * 1,000,000 + i`` in both), and its catastrophe
-rate and ending meters are compared with the baseline's over the same matches:
+(same seeds: match ``i`` uses engine seed ``seed * 1,000,000 + i`` in both; both with the keyed
+draw, ``DRAW``, so the two matches of a pair stay the same until the card would be picked:
+see ``sorteio.keyed``), and its catastrophe rate and ending meters are compared with the
+baseline's over the same matches:
 
 - catastrophe: the paired per-match difference (same seed, one 0/1 outcome each), in points,
   with its 95% normal interval and a two-sided p-value;

@@ -2,7 +2,10 @@
 matches as a stated precision needs, then Benjamini-Hochberg over every card.
 
 Rounds. The first plays ``first`` matches of the whole deck and of every deck without one card
-(``percard``: same seeds, paired). After each round, each card whose 95% interval of Δ
+(``percard``: same seeds, paired, keyed draw). With the keyed draw a match that did not pick
+the card is its own match without the card, so each round plays the baseline first, keeping
+each match's picked cards, then each card only on the matches that picked it (``replay_only``;
+the other matches are the baseline's). After each round, each card whose 95% interval of Δ
 catastrophe is still wider than ±``half_width_pp`` is given the matches its own variance says
 it needs (n × (half-width now / target)², +5%, in steps of ``STEP``), up to ``max_matches``; the
 baseline is played as far as the furthest card. Cards that reach the precision (or the cap)
