@@ -54,8 +54,8 @@ class Engine:
     """
 
     def __init__(self, deck: Deck, seed: int = 0, picker: Optional[KeyedPicker] = None) -> None:
-        self.deck = deck
-        self.picker = picker  # keeps the deck (and so its compiled index) alive with the engine
+        self.deck = deck  # keeps the deck (and so its compiled index) alive with the engine
+        self.picker = picker
         self.index = self._compile(deck)
         ix = self.index
         self.rng = Rng(seed)
