@@ -219,3 +219,16 @@ def test_godot4_entry_forwards_text_and_never_raises(godot4_entry, monkeypatch):
     assert "No module named 'sorteio'" in fresh.problem()
     reply = json.loads(fresh.submit(1, '{"id": 1, "method": "ping"}'))
     assert reply["error"]["code"] == "bridge_down" and "sorteio" in reply["error"]["message"]
+
+
+def test_godot4_entry_registers_once_when_the_editor_reloads_it(godot4_entry):
+    """The Godot 4 editor re-executes this file (upstream's PythonScript._reload calls
+    importlib.reload on it during the editor's class scan). A second registration freed the
+    class Godot's ClassDB pointed at and crashed the editor at the next instantiate (signal 11,
+    issue 13): the reload must keep the first class and register nothing."""
+    registered, module = godot4_entry
+    first = module.SorteioPython
+    for _ in range(2):  # what importlib.reload does: the same module object executed again
+        module.__spec__.loader.exec_module(module)
+    assert registered == [first] and module.SorteioPython is first
+    assert json.loads(first().submit(1, '{"id": 1, "method": "ping"}'))["ok"] is True
