@@ -197,10 +197,18 @@ def godot4_entry(monkeypatch):
     registered = []
     godot = types.ModuleType("godot")
     godot.RefCounted = type("RefCounted", (), {})
+    godot.Semaphore = type("Semaphore", (), {})
     godot.method = lambda function: function
     godot.register_extension_class = lambda cls: registered.append(cls) or cls
     monkeypatch.setitem(sys.modules, "godot", godot)
-    spec = importlib.util.spec_from_file_location("sorteio_extension", GODOT4_ENTRY)
+    # Its folder as a package (the extension imports it as addons.sorteio.python.*), for its
+    # relative import of upstream_fixes, which finds no godot._python_extension here.
+    package = types.ModuleType("sorteio_godot4")
+    package.__path__ = [str(GODOT4_ENTRY.parent)]
+    monkeypatch.setitem(sys.modules, "sorteio_godot4", package)
+    monkeypatch.delitem(sys.modules, "sorteio_godot4.upstream_fixes", raising=False)
+    spec = importlib.util.spec_from_file_location("sorteio_godot4.sorteio_extension",
+                                                  GODOT4_ENTRY)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return registered, module
@@ -232,3 +240,78 @@ def test_godot4_entry_registers_once_when_the_editor_reloads_it(godot4_entry):
         module.__spec__.loader.exec_module(module)
     assert registered == [first] and module.SorteioPython is first
     assert json.loads(first().submit(1, '{"id": 1, "method": "ping"}'))["ok"] is True
+
+
+def test_notify_tells_when_take_has_the_reply_without_being_asked_each_frame():
+    """Issue 13: the Godot 4 caller waits on a Semaphore posted by notify's callback instead
+    of calling take() each frame (each call needs the GIL, which the work thread keeps through
+    a long C call). The callback comes from the work thread once the slow work is done, and
+    from the caller's own take() for a request queued behind it; take() then answers at once."""
+    import threading
+
+    bridge = InProcessBridge()
+    gate, _threads = _gated(bridge)
+    told: dict = {1: threading.Event(), 2: threading.Event()}
+    callers: dict = {}
+
+    def tell(key):
+        def callback():
+            callers[key] = threading.get_ident()
+            told[key].set()
+        return callback
+
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 5}}') == ""
+    assert bridge.submit(2, '{"id": 2, "method": "start_turn"}') == ""
+    bridge.notify(1, tell(1))
+    bridge.notify(2, tell(2))
+    assert not told[1].wait(0.2) and not told[2].is_set()  # the work is held at the gate
+    gate.set()
+    assert told[1].wait(10), "no callback when the slow work ended"
+    assert callers[1] != threading.get_ident()  # from the work thread
+    assert not told[2].is_set()  # answered only when the caller finishes the slow one
+    assert json.loads(bridge.take(1))["result"]["seed"] == 5
+    assert told[2].is_set() and callers[2] == threading.get_ident()
+    assert "turn" in json.loads(bridge.take(2))["result"]
+    assert bridge.pending == 0
+
+
+def test_notify_of_a_reply_already_there_calls_back_at_once_and_a_failing_callback_is_ignored():
+    bridge = InProcessBridge()
+    gate, _threads = _gated(bridge)
+    gate.set()
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 5}}') == ""
+    _wait_done(bridge)
+    calls = []
+    bridge.notify(1, lambda: calls.append(1))
+    assert calls == [1]
+    assert json.loads(bridge.take(1))["ok"] is True
+    assert bridge.submit(2, '{"id": 2, "method": "new_match", "params": {"seed": 6}}') == ""
+    bridge.notify(2, lambda: 1 / 0)  # the waiter is gone: its error is nobody's
+    assert _wait_reply(bridge, 2)["ok"] is True
+
+
+def _wait_done(bridge, limit=10.0):
+    import time
+
+    end = time.monotonic() + limit
+    while bridge._running is not None and not bridge._running[2][1]:
+        assert time.monotonic() < end, "the slow work never ended"
+        time.sleep(0.005)
+
+
+def test_godot4_entry_posts_the_semaphore_it_is_given(godot4_entry):
+    registered, _module = godot4_entry
+    entry = registered[0]()
+
+    class Semaphore:  # Godot's: post() from any thread
+        posts = 0
+
+        def post(self):
+            self.posts += 1
+
+    assert entry.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 1}}') == ""
+    semaphore = Semaphore()
+    entry.notify(1, semaphore)
+    reply = _wait_reply(entry._inprocess, 1)
+    assert reply["ok"] is True and semaphore.posts == 1
+

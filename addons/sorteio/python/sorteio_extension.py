@@ -41,6 +41,7 @@ if "SorteioPython" not in globals():
     @godot.register_extension_class
     class SorteioPython(godot.RefCounted):
         """One in-process handler: ``submit(key, text)`` -> reply text or "" (pending);
+        ``notify(key, semaphore)``: post ``semaphore`` once ``take(key)`` has the reply;
         ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve."""
 
         @godot.method
@@ -55,6 +56,15 @@ if "SorteioPython" not in globals():
                 return self._bridge().submit(int(key), str(text))
             except Exception as exc:
                 return _failure(f"{type(exc).__name__}: {exc}")
+
+        @godot.method
+        def notify(self, key: int, semaphore: godot.Semaphore) -> None:
+            # Posted (from the work thread, or from a take) once take(key) has the reply: the
+            # GDScript side waits on it with no call into Python, so without needing the GIL.
+            try:
+                self._bridge().notify(int(key), semaphore.post)
+            except Exception:  # no bridge: post at once, take() then answers bridge_down
+                semaphore.post()
 
         @godot.method
         def take(self, key: int) -> str:
