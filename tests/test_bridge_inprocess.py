@@ -315,3 +315,40 @@ def test_godot4_entry_posts_the_semaphore_it_is_given(godot4_entry):
     reply = _wait_reply(entry._inprocess, 1)
     assert reply["ok"] is True and semaphore.posts == 1
 
+
+def test_upstream_fixes_quiet_the_extensions_per_run_tracebacks(monkeypatch):
+    """The Python GDExtension's PythonLanguage raised NotImplementedError for each autoload
+    (an ERROR: traceback on every run, exported games too) and claimed every type named by a
+    part of "PythonScript" (the editor then failed on the addon's icons); the addon's
+    upstream_fixes (imported with its Python side) answers as upstream meant."""
+    language = types.ModuleType("godot._python_extension.python_language")
+
+    class PythonLanguage:  # upstream's, as in d01a302
+        def _add_global_constant(self, name, value):
+            raise NotImplementedError
+
+        def _add_named_global_constant(self, name, value):
+            raise NotImplementedError
+
+        def _remove_named_global_constant(self, name):
+            raise NotImplementedError
+
+        def _handles_global_class_type(self, type_):
+            return type_ in ("PythonScript")  # upstream's defect: a string, not a tuple
+
+    language.PythonLanguage = PythonLanguage
+    for name in ("godot", "godot._python_extension"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, language.__name__, language)
+    spec = importlib.util.spec_from_file_location("upstream_fixes",
+                                                  GODOT4_ENTRY.parent / "upstream_fixes.py")
+    assert PythonLanguage()._handles_global_class_type("")  # the defect
+    for _ in range(2):  # the editor imports it again: same result
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    lang = PythonLanguage()
+    for name in ("_add_global_constant", "_add_named_global_constant"):
+        assert getattr(lang, name)("Sorteio", object()) is None
+        assert getattr(PythonLanguage, name).__name__ == name  # upstream calls it by name
+    assert lang._remove_named_global_constant("Sorteio") is None
+    assert lang._handles_global_class_type("PythonScript")
+    assert not any(lang._handles_global_class_type(t) for t in ("", "Script", "JSON"))

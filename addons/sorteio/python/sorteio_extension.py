@@ -10,6 +10,8 @@ answers an error reply instead.
 
 import godot
 
+from . import upstream_fixes  # noqa: F401  (the extension's per-run ERROR tracebacks)
+
 try:
     from sorteio.bridge.inprocess import InProcessBridge
 
