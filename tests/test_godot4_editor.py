@@ -42,15 +42,9 @@ PLUGINS = ('PackedStringArray("res://addons/sorteio/plugin.cfg", '
 # The importer prints the broken deck's problems on purpose (print_rich: no WARNING: line);
 # nothing is allowed.
 ALLOWED: tuple = ()
-# The Python GDExtension in the editor (vendor README: "Editor mode loads it ... with Python
-# warnings from upstream's editor integration"): its tracebacks come as "ERROR: Traceback"
-# lines whose detail follows on the next lines (upstream's python_language asks Godot's JSON
-# resource for _get_global_name; its editor module calls 4.6's EditorInterface as a class).
-# The test then checks that no traceback passes through sorteio's own code.
-EXTENSION_EDITOR_NOISE: tuple = (
-    (r"^ERROR: .*Traceback \(most recent call last\):",
-     "upstream's editor integration (godot-python-extension d01a302 on Godot 4.6)"),
-)
+# The Python GDExtension in the editor prints no ERROR: line any more (its per-run tracebacks
+# are quieted by addons/sorteio/python/upstream_fixes.py); its editor integration's Python
+# warnings (4.6 API drift) print as plain text, which the harness does not flag.
 
 
 def broken_deck_data() -> dict:
@@ -300,10 +294,10 @@ def test_with_the_python_gdextension_installed_the_panel_runs_on_its_python(tmp_
         text = (project / "project.godot").read_text("utf-8")
         (project / "project.godot").write_text(
             text + f"\n[sorteio]\n\neditor_uses_inprocess_python={setting}\n", "utf-8")
-    import_project(project, allowed=NOISE + EXTENSION_EDITOR_NOISE)
+    import_project(project, allowed=NOISE)
     original = md5(project / "decks" / "bom.sorteio.json")
     run = run_godot(project, ["--editor", "--", "--only=inprocess"], tmp_path / "home",
-                    allowed=NOISE + EXTENSION_EDITOR_NOISE, timeout=300, log_name="inprocess")
+                    allowed=NOISE, timeout=300, log_name="inprocess")
     run.passed()
     assert not re.search(r'File "[^"]*(sorteio|addons/sorteio)[^"]*"', run.log), run.tail()
     panel = panel_lines(run.log)
