@@ -232,3 +232,112 @@ def test_clicks_own_usage_errors_follow_the_language():
 def test_cli_play_narrates_in_the_language_of_the_run(lang, heading, mandatory):
     text = sorteio("--lang", lang, "play", "--stop-after", "2").stdout
     assert heading in text and mandatory in text
+
+
+# --- the bridges: a language per session ------------------------------------------------------
+
+def _ask(handler, method, params=None, **extra):
+    return handler.handle({"id": 1, "method": method, "params": params or {}, **extra})
+
+
+def test_a_bridge_session_without_lang_speaks_the_process_language_as_before():
+    """An old client sends no ``lang``: it keeps working, in SORTEIO_LANG / locale / pt-BR."""
+    from sorteio.bridge.handler import RequestHandler
+
+    handler = RequestHandler()
+    assert _ask(handler, "ping")["result"] == {"pong": True, "protocol": 1}  # as before
+    reply = _ask(handler, "draw")
+    assert reply["error"] == {"code": "no_match",
+                              "message": "no match: call new_match or load first"}
+
+
+@pytest.mark.parametrize(("lang", "said", "reason"), [
+    ("pt-BR", "nenhuma partida: chame new_match ou load antes", "obrigatória: "),
+    ("pt_BR", "nenhuma partida: chame new_match ou load antes", "obrigatória: "),
+    ("en_US", "no match: call new_match or load first", "mandatory: "),
+])
+def test_the_lang_field_sets_the_sessions_language_and_codes_stay(lang, said, reason):
+    from sorteio.bridge.handler import RequestHandler
+
+    with i18n.use("pt-BR" if lang.startswith("en") else "en"):  # the process says the other
+        handler = RequestHandler()
+        assert _ask(handler, "draw", lang=lang)["error"] == {"code": "no_match", "message": said}
+        assert _ask(handler, "draw")["error"]["message"] == said  # kept for the session
+        _ask(handler, "new_match", {"seed": 1})
+        turn = _ask(handler, "start_turn")["result"]["turn"]
+        draw = _ask(handler, "draw")["result"]["draw"]
+    assert turn["mandatory"] and draw["reason"]["texto"].startswith(reason)
+
+
+def test_a_deck_error_over_the_bridge_is_in_the_sessions_language():
+    from sorteio.bridge.handler import RequestHandler
+
+    handler = RequestHandler()
+    reply = _ask(handler, "new_match", {"deck": "/no/such/deck.json"}, lang="pt-BR")
+    assert reply["error"]["code"] == "deck_error"
+    assert "arquivo inexistente (os baralhos embutidos são padrao, curto" in (
+        reply["error"]["message"])
+
+
+def test_a_ping_with_lang_answers_the_sessions_language():
+    from sorteio.bridge.handler import RequestHandler
+
+    reply = _ask(RequestHandler(), "ping", lang="pt_BR")
+    assert reply["result"] == {"pong": True, "protocol": 1, "lang": "pt-BR",
+                               "languages": ["pt-BR", "en"]}
+
+
+def test_a_bad_lang_is_bad_request_and_changes_nothing():
+    from sorteio.bridge.handler import RequestHandler
+
+    handler = RequestHandler()
+    _ask(handler, "ping", lang="pt-BR")
+    reply = _ask(handler, "ping", lang="klingon")
+    assert reply["error"]["code"] == "bad_request"
+    assert reply["error"]["message"].startswith("'lang' deve ser um de pt-BR, en")
+    assert _ask(handler, "ping", lang=None)["result"] == {"pong": True, "protocol": 1}
+    assert _ask(handler, "draw")["error"]["message"].startswith("nenhuma partida")
+
+
+def test_only_a_request_with_the_token_changes_the_language():
+    from sorteio.bridge.handler import RequestHandler
+
+    handler = RequestHandler(token="t")
+    assert _ask(handler, "ping", lang="pt-BR", token="wrong")["error"] == {
+        "code": "unauthorized", "message": "missing or wrong token"}
+    assert _ask(handler, "ping", token="t", lang="en")["result"]["lang"] == "en"
+
+
+def test_sessions_keep_their_own_language_and_slow_work_in_a_thread_speaks_it():
+    """The socket server runs a slow request's work in another thread (``Job.run``): it still
+    speaks its session's language; another session at the same time speaks its own."""
+    import threading
+
+    from sorteio.bridge.handler import RequestHandler
+
+    pt, en = RequestHandler(), RequestHandler()
+    _ask(pt, "ping", lang="pt-BR")
+    _ask(en, "ping", lang="en")
+    jobs = [h.job({"id": 1, "method": "new_match", "params": {"deck": "/no/such.json"}})
+            for h in (pt, en)]
+    outcomes = [None, None]
+
+    def run(i):
+        outcomes[i] = jobs[i].run()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    said = [job.finish(outcome)["error"]["message"] for job, outcome in zip(jobs, outcomes)]
+    assert "arquivo inexistente" in said[0] and "no such file" in said[1]
+
+
+def test_the_in_process_bridge_takes_the_lang_field_too():
+    from sorteio.bridge.inprocess import InProcessBridge
+
+    bridge = InProcessBridge(threaded=False)
+    reply = json.loads(bridge.request(json.dumps({"id": 1, "method": "draw", "lang": "pt-BR"})))
+    assert reply["error"] == {"code": "no_match",
+                              "message": "nenhuma partida: chame new_match ou load antes"}
