@@ -341,3 +341,42 @@ def test_the_in_process_bridge_takes_the_lang_field_too():
     reply = json.loads(bridge.request(json.dumps({"id": 1, "method": "draw", "lang": "pt-BR"})))
     assert reply["error"] == {"code": "no_match",
                               "message": "nenhuma partida: chame new_match ou load antes"}
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "a carta não tem texto: o jogador lê só o título antes de escolher"),
+    ("en", "the card has no text: the player reads only its title before choosing"),
+])
+def test_deck_warnings_are_in_the_language_of_the_run(lang, said):
+    from sorteio.checks import deck_warnings
+
+    data = json.loads((ROOT / "python/sorteio/decks/padrao.json").read_text(encoding="utf-8"))
+    data["cartas"][0]["texto"] = " "
+    with i18n.use(lang):
+        messages = [w.message for w in deck_warnings(parse_deck(data))]
+    assert said in messages
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "medidores.caxa: medidor desconhecido 'caxa' (o baralho tem: "),
+    ("en", "medidores.caxa: unknown meter 'caxa' (the deck has: "),
+])
+def test_a_bad_situation_is_named_in_the_language_of_the_run(tmp_path, lang, said):
+    from sorteio.situation import SituationError, load_situation
+
+    path = tmp_path / "situ.json"
+    path.write_text('{"ano": 2, "medidores": {"caxa": 30}}', encoding="utf-8")
+    with i18n.use(lang), pytest.raises(SituationError, match=re.escape(said)):
+        load_situation(str(path), load_deck("padrao"))
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "não é possível sortear uma carta agora: a partida está na fase 'turn_start'"),
+    ("en", "cannot draw a card now: the match is in phase 'turn_start'"),
+])
+def test_an_engine_refusal_is_in_the_language_of_the_run(lang, said):
+    from sorteio.engine import Engine
+    from sorteio.errors import EngineError
+
+    with i18n.use(lang), pytest.raises(EngineError, match=re.escape(said)):
+        Engine(load_deck("padrao"), 1).draw()
