@@ -380,3 +380,21 @@ def test_an_engine_refusal_is_in_the_language_of_the_run(lang, said):
 
     with i18n.use(lang), pytest.raises(EngineError, match=re.escape(said)):
         Engine(load_deck("padrao"), 1).draw()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "teto_obrigatorias=9: fora da faixa segura do §7 2..4"),
+    ("en", "teto_obrigatorias=9: outside the §7 safe range 2..4"),
+])
+def test_a_sweep_parameter_error_is_in_the_language_of_the_run(lang, said):
+    from sorteio.sim.spec import SweepError, parse_param
+
+    with i18n.use(lang), pytest.raises(SweepError, match=re.escape(said)):
+        parse_param("teto_obrigatorias=9")
+
+
+def test_cli_simulate_summary_follows_the_language():
+    pt = sorteio("--lang", "pt-BR", "simulate", "--matches", "20", "--jobs", "1").stdout
+    en = sorteio("--lang", "en", "simulate", "--matches", "20", "--jobs", "1").stdout
+    assert "catástrofe: " in pt and "mais sorteadas: " in pt
+    assert "catastrophe: " in en and "most drawn: " in en and "catástrofe" not in en
