@@ -398,3 +398,35 @@ def test_cli_simulate_summary_follows_the_language():
     en = sorteio("--lang", "en", "simulate", "--matches", "20", "--jobs", "1").stdout
     assert "catástrofe: " in pt and "mais sorteadas: " in pt
     assert "catastrophe: " in en and "most drawn: " in en and "catástrofe" not in en
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "carta 'eco-01': ano: 'dois' não é um número inteiro de 1 a 4 (§3.1.3)"),
+    ("en", "card 'eco-01': ano: 'dois' is not a whole number from 1 to 4 (§3.1.3)"),
+])
+def test_a_bad_card_table_cell_is_named_in_the_language_of_the_run(tmp_path, lang, said):
+    """The editor panel's card table (``deck_edit``): a bad cell, by card and column."""
+    from sorteio.bridge.handler import RequestHandler
+
+    deck = tmp_path / "baralho.json"
+    deck.write_text((ROOT / "python/sorteio/decks/padrao.json").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    handler = RequestHandler()
+    table = _ask(handler, "deck_table", {"deck": str(deck), "limit": 1}, lang=lang)["result"]
+    edit = {"op": "set", "index": 0, "card": table["rows"][0]["id"], "column": "ano",
+            "text": "dois"}
+    reply = _ask(handler, "deck_edit", {"deck": str(deck), "edits": [edit],
+                                        "expect": table["digest"]})
+    assert reply["error"]["code"] == "bad_request"
+    assert said.replace("eco-01", table["rows"][0]["id"]) in reply["error"]["message"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("pt-BR", "'8,5' não é um número inteiro (todo número de um baralho é inteiro)"),
+    ("en", "'8,5' is not a whole number (every number of a deck is an integer)"),
+])
+def test_a_bad_spreadsheet_number_is_said_in_the_language_of_the_run(lang, said):
+    from sorteio.sheets.cells import CellError, integer
+
+    with i18n.use(lang), pytest.raises(CellError, match=re.escape(said)):
+        integer("8,5")
