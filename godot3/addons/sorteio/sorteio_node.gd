@@ -185,6 +185,8 @@ var _announced := false
 var _ending_announced := false
 var _mode_names := {}
 var _recorded := []
+# Why the match was lost (match_lost's message), named again by every call about it.
+var _lost_reason := ""
 
 
 func _ready() -> void:
@@ -766,7 +768,7 @@ func _match_usable() -> bool:
 				"the match was lost with its bridge (%s): start_bridge() if it is down, then "
 				+ "load_state() a save or start_match()"
 			)
-			% bridge_error
+			% _lost_reason
 		),
 		CODE_MATCH_LOST
 	)
@@ -778,6 +780,7 @@ func _lose_match_if_in_play(message: String) -> void:
 		return
 	_clear_match()
 	phase = PHASE_LOST
+	_lost_reason = message
 	emit_signal("match_lost", message)
 
 
