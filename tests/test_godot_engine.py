@@ -890,7 +890,7 @@ def test_the_readmes_screenshot_is_there():
 
 
 def test_the_godot4_api_on_godot3(tmp_path, godot, bridge, bridge_project):
-    """Issue 14 on Godot 3 (0.3.0): the Godot 4 node's calls and meanings (tests/godot3/
+    """Issue 14 on Godot 3 (0.2.0): the Godot 4 node's calls and meanings (tests/godot3/
     test_typed_api.gd): a call made in _ready succeeds on both bridges; the typed card
     (year, slot, reason, options with int effects) beside the old Dictionary signals;
     choose_side by SIDE_* and MARGIN_*; advance() plays a whole match; abandon_match;

@@ -1,5 +1,5 @@
 extends SceneTree
-# Engine test of the Godot 4 API the Godot 3 node got in 0.3.0 (issue 14), over the bridge
+# Engine test of the Godot 4 API the Godot 3 node got in 0.2.0 (issue 14), over the bridge
 # "auto" picks: a call made as the node enters the tree (a game's _ready) succeeds; the typed
 # SorteioCard / SorteioOption (year, slot, reason, options with int effects) beside the old
 # Dictionary signals; choose_side (SIDE_* and Godot 3's MARGIN_*); advance() plays a whole match;

@@ -100,7 +100,7 @@ const CODE_MATCH_IN_PROGRESS := "match_in_progress"
 const CODE_MATCH_LOST := "match_lost"
 # The bridge is down: never up, failed, or its server died.
 const CODE_BRIDGE_DOWN := "bridge_down"
-# Sent before 0.3.0 to a call made before bridge_ready; calls now wait for the bridge.
+# Sent before 0.2.0 to a call made before bridge_ready; calls now wait for the bridge.
 const CODE_BRIDGE_NOT_READY := "bridge_not_ready"
 # A slow request took longer than request_timeout_ms; nothing changed.
 const CODE_TIMEOUT := "timeout"
@@ -322,7 +322,7 @@ func _close_bridge() -> void:
 
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	# Begin a match with `deck` (default: deck_resource, then deck_path) and `new_seed`
-	# (default: match_seed). A match still in play is dropped, as before 0.3.0, with a warning:
+	# (default: match_seed). A match still in play is dropped, as before 0.2.0, with a warning:
 	# call abandon_match() first (Godot 4 refuses with CODE_MATCH_IN_PROGRESS instead).
 	var given := _resolved_deck(deck if deck != "" else deck_path)
 	var chosen := new_seed if new_seed != -1 else match_seed
