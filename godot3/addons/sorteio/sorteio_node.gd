@@ -113,9 +113,12 @@ const RECORDING_FORMAT := "sorteio-recording/1"
 
 const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const PythonBridge = preload("res://addons/sorteio/bridges/python_bridge.gd")
-const ScriptedBridge = preload("res://addons/sorteio/bridges/scripted_bridge.gd")
-const Card = preload("res://addons/sorteio/sorteio_card.gd")
-const Option = preload("res://addons/sorteio/sorteio_option.gd")
+# Loaded when first used, not preloaded: every preload is one more script the editor must
+# compile with this one while its first filesystem scan runs (a new project's), where a
+# preload that fails makes the autoload "not a Node".
+const SCRIPTED_BRIDGE := "res://addons/sorteio/bridges/scripted_bridge.gd"
+const CARD := "res://addons/sorteio/sorteio_card.gd"
+const OPTION := "res://addons/sorteio/sorteio_option.gd"
 # Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
 # still runs.
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
@@ -236,7 +239,7 @@ func start_bridge() -> bool:
 	bridge_error = ""
 	var mode := bridge_mode
 	if mode == BRIDGE_SCRIPTED:
-		var scripted = ScriptedBridge.from_file(scripted_replies)
+		var scripted = load(SCRIPTED_BRIDGE).from_file(scripted_replies)
 		if scripted == null:
 			bridge_error = "cannot read the scripted replies '%s'" % scripted_replies
 			call_deferred("_report", bridge_error, CODE_BRIDGE_DOWN)
@@ -248,22 +251,14 @@ func start_bridge() -> bool:
 		if gdnlib != "" and print_warnings:
 			# Not an error (the socket bridge may well serve), but never a silent fall-back.
 			push_warning("sorteio: using the socket bridge; " + PythonBridge.enable_hint(gdnlib))
-	if mode == "python":
-		_bridge = PythonBridge.new()
-		_bridge.entry = python_entry
-		_bridge.entry_script = _python_script
-		if not _bridge.start_in(self):
-			return _bridge_failed()
-		_python_script = _bridge.entry_script
-	else:
-		_bridge = _make_socket_bridge()
-		if not _bridge.start():
-			return _bridge_failed()
-	bridge_kind = _bridge.kind()
-	_announced = false
-	set_process(true)
-	if _bridge.poll():
-		_announce()
+	if mode != "python":
+		return _begin(_make_socket_bridge())
+	var python = PythonBridge.new()
+	python.entry = python_entry
+	python.entry_script = _python_script
+	if not _begin(python):
+		return false
+	_python_script = python.entry_script
 	return true
 
 
@@ -276,6 +271,11 @@ func use_bridge(bridge: Reference) -> bool:
 	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
 	_close_bridge()
 	bridge_error = ""
+	return _begin(bridge)
+
+
+func _begin(bridge: Reference) -> bool:
+	# Start `bridge` as the node's bridge; false (reported deferred) when it cannot begin.
 	_bridge = bridge
 	var started: bool = bridge.start_in(self) if bridge.has_method("start_in") else bridge.start()
 	if not started:
@@ -474,7 +474,7 @@ func apply_option(option: int) -> bool:
 	if card != null and option >= 0 and option < card.options.size():
 		chosen = card.options[option]
 	else:
-		chosen = Option.from_dictionary({}, option, -1)
+		chosen = load(OPTION).from_dictionary({}, option, -1)
 	emit_signal("typed_option_applied", card, chosen, meters_after, actors_after)
 	_announce_ending()
 	return true
@@ -733,7 +733,7 @@ func _take_draw(draw: Dictionary) -> void:
 	draw["year"] = year
 	draw["option_order"] = _ints(draw["option_order"])
 	current_draw = draw
-	current_card = Card.from_draw(draw, _mode_names, year)
+	current_card = load(CARD).from_draw(draw, _mode_names, year)
 
 
 func _emit_card() -> void:

@@ -33,13 +33,16 @@ func one_error(code: String) -> bool:
 	return errors.size() == 1 and errors[0][1] == code
 
 
-# Waits (a coroutine: yield(..., "completed")) until `node`'s bridge is up or failed, or a
-# bridge_down was reported, at most timeout_ms.
+# Waits (a coroutine: yield(..., "completed")) until `node`'s bridge is up or failed, or the
+# last error reported is bridge_down, at most timeout_ms.
 func wait_ready(tree: SceneTree, node: Node, timeout_ms := 20000):
 	var deadline := OS.get_ticks_msec() + timeout_ms
 	yield(tree, "idle_frame")
 	while not node.is_bridge_ready() and not node.is_bridge_failed():
-		if OS.get_ticks_msec() > deadline or one_error("bridge_down"):
+		if (
+			OS.get_ticks_msec() > deadline
+			or (not errors.empty() and errors[-1][1] == "bridge_down")
+		):
 			break
 		yield(tree, "idle_frame")
 
@@ -56,3 +59,15 @@ static func arg(name: String) -> String:
 		if given.begins_with("--%s=" % name):
 			return given.split("=", true, 1)[1]
 	return ""
+
+
+# How many colours a screenshot shows, sampled every 6 pixels (a blank or one-colour picture
+# gives 1 or 2).
+static func count_colours(image: Image) -> int:
+	var seen := {}
+	image.lock()
+	for y in range(0, image.get_height(), 6):
+		for x in range(0, image.get_width(), 6):
+			seen[image.get_pixel(x, y).to_html(false)] = true
+	image.unlock()
+	return seen.size()
