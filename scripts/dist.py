@@ -239,8 +239,8 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
                 # in the repository, one folder more than in the zip, where docs/ and the
                 # CHANGELOG sit beside addons/.
                 climb = "../" * len(rel.parts)
-                text = path.read_text("utf-8").replace("../" + climb + "../", climb + "../")
-                zf.writestr(f"{top}/addons/sorteio/{rel.as_posix()}", text)
+                page = path.read_text("utf-8").replace("../" + climb + "../", climb + "../")
+                zf.writestr(f"{top}/addons/sorteio/{rel.as_posix()}", page)
             else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
             if rel.suffix == ".md":
