@@ -166,6 +166,15 @@ def main() -> None:
     target = figures["padrao_random"]
     ok = target["c"] >= 500_000
     print(f"  target (random, issue 16): >= 500,000/s -> {'met' if ok else 'NOT met'}")
+    # The per-card study's keyed draw (keyed.py) against the standard draw, alternating rounds.
+    std = key = 0.0
+    for _ in range(3):
+        std = max(std, cpu_rate(ckernel.play_matches, padrao, "random", int(60000 * scale), 1))
+        key = max(key, cpu_rate(lambda fd, seeds, policy: ckernel.play_matches(
+            fd, seeds, policy, draw="keyed"), padrao, "random", int(60000 * scale), 1))
+    figures["padrao_random_keyed"] = {"standard": round(std), "keyed": round(key)}
+    print(f"  random, compiled: standard draw {std:,.0f} | keyed draw (per-card study) "
+          f"{key:,.0f} | {key / std:.2f}x")
     parts, total = breakdown(padrao, int(100000 * scale))
     print(f"  compiled, random player, per match ({total:.2f} µs, CPU): "
           + ", ".join(f"{name} {us:.2f} µs ({100 * us / total:.0f}%)"

@@ -19,7 +19,9 @@ Target (issue 16): the study at the stated precision on padrao in <= 15 s wall o
 
 import argparse
 import json
+import math
 import os
+import random
 import resource
 import sys
 import time
@@ -32,11 +34,13 @@ from sorteio.sim.kernels import kernel_name
 from sorteio.sim.percard import (
     DEFAULT_HALF_WIDTH_PP,
     DEFAULT_MAX_MATCHES,
+    benjamini_hochberg,
     jaccard,
     pearson,
     spearman,
 )
 from sorteio.sim.percard_study import run_per_card
+from sorteio.sim.stats import Z95
 
 TARGET_S = 15.0
 
@@ -57,15 +61,18 @@ def study(deck, seed: int, precision: float, jobs: int, **kwargs) -> dict:
     result = run_per_card(deck, seed=seed, half_width_pp=precision, jobs=jobs, **kwargs)
     wall, cpu = time.perf_counter() - wall, _cpu() - cpu
     row = {"seed": seed, "jobs": jobs, "precision_pp": precision, "wall_s": round(wall, 2),
-           "cpu_s": round(cpu, 2), "matches": result.matches_played, "rounds": result.rounds,
+           "cpu_s": round(cpu, 2), "matches": result.matches_played,
+           "simulated": result.matches_simulated, "rounds": result.rounds,
            "matches_per_s_wall": round(result.matches_played / wall),
            "matches_per_cpu_s": round(result.matches_played / cpu) if cpu else None,
            "flagged": len(result.flagged), "load_before": load_before, "load_after": _load()}
     print(f"seed {seed}, jobs {jobs}, ±{precision:g} pt: {wall:6.1f} s wall, {cpu:6.1f} s CPU, "
-          f"{result.matches_played:,} matches in {result.rounds} rounds "
+          f"{result.matches_played:,} paired matches ({result.matches_simulated:,} simulated) "
+          f"in {result.rounds} rounds "
           f"({row['matches_per_s_wall']:,}/s wall), {len(result.flagged)} cards flagged; "
           f"load average {load_before} -> {row['load_after']}", flush=True)
     row["effects"] = {e.card_id: e.diff_pp[0] for e in result.effects}
+    row["half_widths"] = {e.card_id: e.half_width_pp for e in result.effects}
     row["flagged_cards"] = sorted(e.card_id for e in result.flagged)
     return row
 
@@ -80,6 +87,43 @@ def agreement(a: dict, b: dict) -> dict:
             "spearman": round(spearman(x, y), 3),
             "opposite_signs_among_flagged": sorted(c for c in fa | fb
                                                    if a["effects"][c] * b["effects"][c] < 0)}
+
+
+def monte_carlo(a: dict, b: dict, pairs: int = 400, fdr: float = 0.05) -> dict:
+    """What two seeds' agreement is expected to be at this precision: ``pairs`` simulated pairs
+    of studies whose true effects are the two seeds' mean estimates, shrunk so their spread is
+    the true one (the mean's variance minus its noise, se² / 2), and whose estimates add normal
+    noise of each card's measured standard error (half-width / 1.96); flags by
+    Benjamini-Hochberg at ``fdr``. Returns the mean and percentiles of Jaccard, Pearson,
+    Spearman (the shared baseline's noise is left out: it moves every card of a seed alike)."""
+    rng = random.Random(2026)
+    cards = sorted(a["effects"])
+    mean = [(a["effects"][c] + b["effects"][c]) / 2 for c in cards]
+    se = [(a["half_widths"][c] + b["half_widths"][c]) / 2 / Z95 for c in cards]
+    centre = sum(mean) / len(mean)
+    spread = sum((m - centre) ** 2 for m in mean) / (len(mean) - 1)
+    noise = sum(s * s for s in se) / len(se) / 2
+    shrink = math.sqrt(max(spread - noise, 0.0) / spread) if spread > 0 else 0.0
+    truth = [centre + (m - centre) * shrink for m in mean]
+    out: dict = {"jaccard": [], "pearson": [], "spearman": []}
+    for _ in range(pairs):
+        runs = []
+        for _seed in (1, 2):
+            est = [t + rng.gauss(0.0, s) for t, s in zip(truth, se)]
+            ps = [math.erfc(abs(e) / s / math.sqrt(2)) if s > 0 else 1.0
+                  for e, s in zip(est, se)]
+            flags = {c for c, q in zip(cards, benjamini_hochberg(ps)) if q <= fdr}
+            runs.append((est, flags))
+        out["jaccard"].append(jaccard(runs[0][1], runs[1][1]))
+        out["pearson"].append(pearson(runs[0][0], runs[1][0]))
+        out["spearman"].append(spearman(runs[0][0], runs[1][0]))
+    summary = {}
+    for name, xs in out.items():
+        xs.sort()
+        summary[name] = {"mean": round(sum(xs) / len(xs), 3),
+                         "p01": round(xs[len(xs) // 100], 3),
+                         "p10": round(xs[len(xs) // 10], 3)}
+    return summary
 
 
 def main() -> None:
@@ -111,6 +155,8 @@ def main() -> None:
         other = study(deck, seeds[1], args.precision, jobs[-1], max_matches=args.max_matches)
         out["agreement"] = agreement(best, other)
         print(f"seeds {seeds[0]} and {seeds[1]} at ±{args.precision:g}: {out['agreement']}")
+        out["expected"] = monte_carlo(best, other)
+        print(f"expected from a Monte Carlo of the measured effects: {out['expected']}")
         fixed = [study(deck, s, args.precision, jobs[-1], first=3000, max_matches=3000)
                  for s in seeds[:2]]
         out["agreement_3000"] = agreement(*fixed)

@@ -604,6 +604,29 @@ def test_the_demo_runs_as_a_designer_runs_it(tmp_path, bridge, bridge_project):
     assert re.search(r"sorteio demo: semente 5: .+ no ano \d, \d+ cartas? jogadas?\.", log), log
 
 
+def test_the_demo_has_no_gdscript_warning(tmp_path):
+    """Issue 15: the Debugger listed 47 GDScript warnings running the demo (41 unused connect()
+    returns, the node's calls' unused results, a shadowed variable). A copy of the demo with
+    debug/gdscript/warnings/treat_warnings_as_errors = true turns each into a parse error
+    ("Parse Error: ... (warning treated as error)"), which fails the run: every script and scene
+    loads (test_load_all.gd), then a whole autoplay match plays. The addon's scripts are loaded
+    too, so a warning there fails as well."""
+    game = scratch_demo(tmp_path / "game")
+    settings = (game / "project.godot").read_text(encoding="utf-8")
+    assert "[debug]" not in settings
+    (game / "project.godot").write_text(
+        settings.replace("[application]",
+                         "[debug]\n\ngdscript/warnings/treat_warnings_as_errors=true\n\n"
+                         "[application]"),
+        encoding="utf-8")
+    log = run_script(tmp_path, "test_load_all.gd", project=game, name="warnings-load")
+    assert "CHECK ok res://main.gd" in log and "CHECK ok res://scenes/card_view.gd" in log
+    result, log = run_godot(tmp_path, ["--", "--autoplay", "--delay=0", "--quit-at-end",
+                                       "--seed=5"], project=game, name="warnings-demo")
+    assert result.returncode == 0, log[-3000:]
+    assert re.search(r"sorteio demo: semente 5: .+ no ano \d, \d+ cartas? jogadas?\.", log), log
+
+
 def runner_errors(bridge: str):
     """What godot3-runner (the windowed runtime) prints on the test machines, not our doing."""
     allowed = [

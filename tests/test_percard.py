@@ -118,13 +118,15 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
 
 def test_cli_per_card_ctrl_c_keeps_the_finished_rounds():
     """Ctrl-C stops the study and its workers: exit 130, the JSON says interrupted and holds
-    only whole rounds (none here, or the first)."""
+    only whole rounds (none here, or the first: at ±0.05 the second round is ~10 million
+    matches, far from done in 4 s; the default study may finish two rounds by then)."""
     import signal
     import time
 
     proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", "simulate", "--per-card",
-                             "--jobs", "2", "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8")
+                             "--precision", "0.05", "--jobs", "2", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            encoding="utf-8")
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)

@@ -58,8 +58,6 @@ signal state_loaded(snapshot: Dictionary, pending: SorteioCard)
 signal match_lost(message: String)
 ## A call was refused, or the bridge is down: the message and its code ([code]CODE_*[/code]).
 signal error_occurred(message: String, code: String)
-# A call finished: the next one in line may run (see _take_ticket).
-signal _ticket_passed
 
 ## No match (none started, or abandoned).
 const PHASE_NONE: String = ""
@@ -120,6 +118,12 @@ const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd
 ## Loaded only when present: the in-process bridge ships with the Python GDExtension.
 const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.gd"
 const RECORDING_FORMAT: String = "sorteio-recording/1"
+# The node's parts, each doing one job (node/*.gd): the line calls wait in, the bridge's making,
+# the deck files handed to Python, the recording.
+const _CALL_LINE := preload("res://addons/sorteio/node/call_line.gd")
+const _BRIDGE_FACTORY := preload("res://addons/sorteio/node/bridge_factory.gd")
+const _DECK_FILES := preload("res://addons/sorteio/node/deck_files.gd")
+const _RECORDER := preload("res://addons/sorteio/node/recorder.gd")
 
 ## The deck: a res:// (or absolute) path to a deck JSON file, or a built-in deck name
 ## ("padrao", "curto"); "" is the project's deck (the project setting [code]sorteio/deck[/code],
@@ -194,10 +198,13 @@ var _ending_announced: bool = false
 # so a save file never holds this machine's absolute path.
 var _deck_given: String = ""
 var _mode_names: Dictionary = {}
-var _ticket_next: int = 0
-var _ticket_serving: int = 0
-var _temporary_files: PackedStringArray = []
-var _recorded: Array[Dictionary] = []
+var _line: _CALL_LINE = _CALL_LINE.new()
+var _decks: _DECK_FILES = null
+var _recorder: _RECORDER = _RECORDER.new()
+
+
+func _init() -> void:
+	_decks = _DECK_FILES.new(_report)
 
 
 func _ready() -> void:
@@ -215,13 +222,13 @@ func _process(_delta: float) -> void:
 
 func _exit_tree() -> void:
 	_close_bridge()
-	_remove_temporary_files()
+	_decks.remove_temporary_files()
 
 
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_WM_CLOSE_REQUEST or what == NOTIFICATION_PREDELETE:
 		_close_bridge()
-		_remove_temporary_files()
+		_decks.remove_temporary_files()
 
 
 # -- the bridge ------------------------------------------------------------------------------
@@ -232,10 +239,11 @@ func _notification(what: int) -> void:
 ## ([signal match_lost]): the new Python side holds none. Returns false when it cannot begin.
 func start_bridge() -> bool:
 	_autostart_pending = false
-	var bridge: SorteioBridge = _make_bridge()
-	if bridge == null:
+	var made: Variant = _BRIDGE_FACTORY.make(self)
+	if made is String:
+		_install_failed(made)
 		return false
-	return use_bridge(bridge)
+	return use_bridge(made)
 
 
 ## Uses [param bridge] (any [SorteioBridge]: e.g. a [code]SorteioScriptedBridge[/code] in a
@@ -279,9 +287,9 @@ func is_bridge_failed() -> bool:
 ## Awaits the bridge (starting it if autostart is pending): true once it is up, false when it
 ## failed or none is running (reported with [constant CODE_BRIDGE_DOWN]).
 func wait_bridge_ready() -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var up: bool = await _bridge_up()
-	_leave(ticket)
+	_line.leave(ticket)
 	return up
 
 
@@ -300,9 +308,9 @@ func bridge_process_id() -> int:
 ## and -1 there lets Python pick). Refused with [constant CODE_MATCH_IN_PROGRESS] while a match
 ## is in play ([method abandon_match] it first). Emits [signal match_started].
 func start_match(new_seed: int = -1, deck: Variant = "") -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var started: bool = await _start_match(new_seed, deck)
-	_leave(ticket)
+	_line.leave(ticket)
 	return started
 
 
@@ -316,9 +324,9 @@ func abandon_match() -> void:
 
 ## Opens the next year (turn); [signal turn_started] lists its mandatory cards.
 func start_turn() -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var opened: bool = await _guarded_start_turn()
-	_leave(ticket)
+	_line.leave(ticket)
 	return opened
 
 
@@ -326,11 +334,11 @@ func start_turn() -> bool:
 ## no eligible card is left, closes the turn instead ([signal turn_ended], and
 ## [signal match_ended] after year 4) and returns null; null on an error too.
 func draw_next_card() -> SorteioCard:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var card: SorteioCard = null
 	if _match_usable():
 		card = await _draw()
-	_leave(ticket)
+	_line.leave(ticket)
 	return card
 
 
@@ -340,9 +348,9 @@ func draw_next_card() -> SorteioCard:
 ## card again, emitting [signal card_drawn], without drawing. Returns null when the match ended
 ## (or was over already) and on an error.
 func advance() -> SorteioCard:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var card: SorteioCard = await _advance()
-	_leave(ticket)
+	_line.leave(ticket)
 	return card
 
 
@@ -351,7 +359,7 @@ func advance() -> SorteioCard:
 ## [constant SIDE_BOTTOM]) the second (GDD 05 §3.4: the sides are drawn with the card). Emits
 ## [signal option_applied] (and [signal match_ended] on a catastrophe).
 func choose_side(side: Side) -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var applied: bool = false
 	if _match_usable():
 		if current_card == null:
@@ -370,32 +378,32 @@ func choose_side(side: Side) -> bool:
 				)
 			else:
 				applied = await _apply(option.index)
-	_leave(ticket)
+	_line.leave(ticket)
 	return applied
 
 
 ## Applies [code]card.options[option][/code]: the card's own option index
 ## ([member SorteioOption.index]), not the display position (see [method choose_side]).
 func apply_option(option: int) -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var applied: bool = false
 	if _match_usable():
 		applied = await _apply(option)
-	_leave(ticket)
+	_line.leave(ticket)
 	return applied
 
 
 ## The whole match (RNG included) as a JSON-safe Dictionary with int numbers; {} on error. Its
 ## [code]deck[/code] is the deck as the game named it, resolved again by [method load_state].
 func save_state() -> Dictionary:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var state: Dictionary = {}
 	if _match_usable():
 		var result: Variant = await _request("save", {})
 		if result != null:
 			state = (result as Dictionary).get("state", {})
 			state["deck"] = _deck_given
-	_leave(ticket)
+	_line.leave(ticket)
 	return state
 
 
@@ -405,9 +413,9 @@ func save_state() -> Dictionary:
 ## file, text, an Array) is refused with [constant CODE_BAD_REQUEST], the match kept. Emits
 ## [signal state_loaded]; then [method advance] continues (it hands a pending card again).
 func load_state(state: Variant) -> bool:
-	var ticket: int = await _take_ticket()
+	var ticket: int = await _line.take()
 	var loaded: bool = await _load_state(state)
-	_leave(ticket)
+	_line.leave(ticket)
 	return loaded
 
 
@@ -442,14 +450,14 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
 		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
 		return false
-	var source: Array = _deck_source(deck)
+	var source: Array = _decks.source(deck, deck_resource, deck_path)
 	if source.is_empty():
 		return false
 	var params: Dictionary = {"deck": source[1]}
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result: Variant = await _request("new_match", params)
-	_remove_temporary_files()
+	_decks.remove_temporary_files()
 	if result == null:
 		return false
 	var reply: Dictionary = result
@@ -540,20 +548,23 @@ func _advance() -> SorteioCard:
 func _load_state(state: Variant) -> bool:
 	if not state is Dictionary:
 		_report(
-			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
+			(
+				"load_state needs the Dictionary save_state() returned, not %s"
+				% _DECK_FILES.type_name(state)
+			),
 			CODE_BAD_REQUEST
 		)
 		return false
 	var sent: Dictionary = _ints((state as Dictionary).duplicate(true))
 	var given: Variant = sent.get("deck", "")
 	if given is String:
-		given = _resolved_deck(given)
-		var python_deck: Variant = _deck_for_python(given)
+		given = _DECK_FILES.resolved(given)
+		var python_deck: Variant = _decks.for_python(given)
 		if python_deck == null and given != "":
 			return false
 		sent["deck"] = python_deck
 	var result: Variant = await _request("load", {"state": sent})
-	_remove_temporary_files()
+	_decks.remove_temporary_files()
 	if result == null:
 		return false
 	var reply: Dictionary = result
@@ -624,26 +635,7 @@ func _announce_ending() -> void:
 		match_ended.emit(str(ending["reason"]), ending)
 
 
-# -- one call at a time --------------------------------------------------------------------------
-
-
-func _take_ticket() -> int:
-	# Calls run one at a time, in the order they were made: each waits for its ticket.
-	var ticket: int = _ticket_next
-	_ticket_next += 1
-	while ticket != _ticket_serving:
-		await _ticket_passed
-	return ticket
-
-
-func _leave(ticket: int) -> void:
-	if ticket != _ticket_serving:
-		return
-	_ticket_serving += 1
-	if _ticket_next > _ticket_serving:
-		# Deferred: the next call runs after this one's caller got its result, and a match
-		# played from signal handlers never nests one call inside another's stack.
-		_ticket_passed.emit.call_deferred()
+# -- the bridge, inside a call's turn ------------------------------------------------------------
 
 
 func _bridge_up() -> bool:
@@ -679,7 +671,7 @@ func _request(method: String, params: Dictionary) -> Variant:
 	@warning_ignore("redundant_await")
 	var reply: Dictionary = _ints(await _bridge.request(method, params))
 	if record_path != "":
-		_record(method, params, reply)
+		_recorder.record(record_path, method, params, reply)
 	if reply.get("ok", false):
 		return reply.get("result", {})
 	var error: Dictionary = reply.get("error", {})
@@ -736,253 +728,13 @@ func _autostart() -> void:
 	_autostart_pending = false
 
 
-func _make_bridge() -> SorteioBridge:
-	var mode: String = bridge_mode
-	if mode == BRIDGE_AUTO:
-		mode = BRIDGE_PYTHON if _python_bridge_available() else BRIDGE_SOCKET
-	match mode:
-		BRIDGE_PYTHON:
-			var script: GDScript = _python_bridge_script()
-			if script == null:
-				_install_failed(
-					(
-						"the in-process bridge is not installed (%s is missing): use the socket bridge"
-						% PYTHON_BRIDGE_PATH
-					)
-				)
-				return null
-			return script.new()
-		BRIDGE_SCRIPTED:
-			var scripted: SorteioBridge = ScriptedBridge.from_file(scripted_replies)
-			if scripted == null:
-				_install_failed("cannot read the scripted replies '%s'" % scripted_replies)
-			return scripted
-	return _make_socket_bridge()
-
-
 func _install_failed(message: String) -> void:
 	_close_bridge()
 	_failure_handled = false
 	_bridge_failed_at_start(message)
 
 
-static func _python_bridge_script() -> GDScript:
-	if not ResourceLoader.exists(PYTHON_BRIDGE_PATH):
-		return null
-	return load(PYTHON_BRIDGE_PATH) as GDScript
-
-
-static func _python_bridge_available() -> bool:
-	# The in-process bridge's script decides (its static available(): the GDExtension loaded,
-	# sorteio importable); a missing script means the socket bridge.
-	var script: GDScript = _python_bridge_script()
-	if script == null:
-		return false
-	for method: Dictionary in script.get_script_method_list():
-		if method["name"] == "available":
-			return bool(script.call("available"))
-	return true
-
-
-func _make_socket_bridge() -> SorteioBridge:
-	var bridge: SocketBridge = SocketBridge.new()
-	var python: String = python_executable
-	if python == "":
-		python = OS.get_environment("SORTEIO_PYTHON")
-	if python == "":
-		python = _frozen_server_beside_game()
-	if python == "":
-		python = _setting_or_env("", SETTING_PYTHON, "python3")
-	if python.begins_with("res://") or python.begins_with("user://"):
-		python = ProjectSettings.globalize_path(python)
-	bridge.python = python
-	var join: String = bridge_file
-	if join == "":
-		join = _setting_or_env("SORTEIO_BRIDGE_FILE", SETTING_BRIDGE_FILE, "")
-	if join != "":
-		bridge.port_file = join
-		bridge.join_existing = true
-	else:
-		# Our own port file; those of earlier runs that were killed are removed first.
-		SocketBridge.clear_stale_port_files(OS.get_user_data_dir())
-		# One per node: two SorteioNodes starting together must not read each other's file.
-		var own: String = (
-			"user://%s%d_%d.json"
-			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
-		)
-		bridge.port_file = ProjectSettings.globalize_path(own)
-	bridge.startup_timeout_ms = startup_timeout_ms
-	bridge.request_timeout_ms = request_timeout_ms
-	return bridge
-
-
-func _frozen_server_beside_game() -> String:
-	# An exported game ships the frozen server (sorteio-serve) beside itself: in the folder of
-	# the executable or of the pack given with --main-pack. "" when there is none.
-	var folders: PackedStringArray = [OS.get_executable_path().get_base_dir()]
-	var pack: String = _main_pack()
-	if pack != "":
-		folders.append(pack.get_base_dir() if pack.get_base_dir() != "" else ".")
-	for folder: String in folders:
-		for server: String in [SocketBridge.FROZEN_SERVER, SocketBridge.FROZEN_SERVER + ".exe"]:
-			if FileAccess.file_exists(folder.path_join(server)):
-				return folder.path_join(server)
-	return ""
-
-
-static func _main_pack() -> String:
-	# The --main-pack argument: get_cmdline_args() hides Godot's own options, Linux's
-	# /proc/self/cmdline (NUL-separated) does not. "" elsewhere or without one.
-	if not FileAccess.file_exists("/proc/self/cmdline"):
-		return ""
-	var raw: PackedByteArray = FileAccess.get_file_as_bytes("/proc/self/cmdline")
-	var args: PackedStringArray = []
-	var start: int = 0
-	for at: int in raw.size():
-		if raw[at] == 0:
-			args.append(raw.slice(start, at).get_string_from_utf8())
-			start = at + 1
-	for at: int in range(args.size() - 1):
-		if args[at] == "--main-pack":
-			return args[at + 1]
-	return ""
-
-
-static func _setting_or_env(env: String, setting: String, fallback: String) -> String:
-	var value: String = OS.get_environment(env) if env != "" else ""
-	if value == "" and ProjectSettings.has_setting(setting):
-		value = str(ProjectSettings.get_setting(setting))
-	return value if value != "" else fallback
-
-
-# -- decks ---------------------------------------------------------------------------------------
-
-
-func _deck_source(deck: Variant) -> Array:
-	# [the deck as the game names it, what Python gets], or [] after reporting the problem.
-	var resource: SorteioDeck = null
-	if deck is SorteioDeck:
-		resource = deck
-	elif deck is String and deck == "" and deck_resource != null:
-		resource = deck_resource
-	elif not deck is String:
-		_report(
-			"deck must be a path String or a SorteioDeck, not %s" % _type_name(deck),
-			CODE_BAD_REQUEST
-		)
-		return []
-	if resource != null:
-		return [resource.resource_path, _deck_resource_for_python(resource)]
-	if deck == "":
-		deck = deck_path if deck_path != "" else str(ProjectSettings.get_setting(SETTING_DECK, ""))
-	var given: String = _resolved_deck(deck)
-	var for_python: Variant = _deck_for_python(given)
-	if for_python == null and given != "":
-		return []
-	return [given, for_python]
-
-
-static func _resolved_deck(path: String) -> String:
-	# A relative file path ("decks/meu.json") is read from res://, as Godot resolves relative
-	# resource paths (it only worked in the editor's working folder before, and broke once
-	# exported). Built-in deck names ("padrao") have no "/" and no ".json".
-	if path == "" or path.begins_with("res://") or path.begins_with("user://"):
-		return path
-	if path.is_absolute_path() or (not "/" in path and path.get_extension() != "json"):
-		return path
-	return "res://" + path.trim_prefix("./")
-
-
-func _deck_for_python(path: String) -> Variant:
-	# An absolute path Python can read; null for the default deck, and null after reporting a
-	# res:// deck that is not there.
-	if path == "":
-		return null
-	if not (path.begins_with("res://") or path.begins_with("user://")):
-		return path  # absolute path or a built-in deck name ("padrao", "curto")
-	if path.begins_with("user://"):
-		return ProjectSettings.globalize_path(path)
-	if _on_disk(path):
-		return ProjectSettings.globalize_path(path)  # res:// is a folder on disk (the editor)
-	if FileAccess.file_exists(path):
-		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
-		return _deck_copy(FileAccess.get_file_as_string(path), path.get_file())
-	if ResourceLoader.exists(path):
-		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
-		var imported: SorteioDeck = load(path) as SorteioDeck
-		if imported != null:
-			return _deck_copy(imported.json_text, path.get_file())
-	_report(
-		(
-			(
-				"no deck file at %s (deck_path, start_match or the save's deck); "
-				+ "a relative path is read from res://"
-			)
-			% path
-		),
-		CODE_DECK_ERROR
-	)
-	return null
-
-
-static func _on_disk(path: String) -> bool:
-	# True when the res:// file is a file Python can open: res:// maps to a folder (the editor,
-	# a project run from its folder), not to a pack (an export, --main-pack, where the
-	# "globalized" path is relative or names nothing).
-	var absolute: String = ProjectSettings.globalize_path(path)
-	return absolute.is_absolute_path() and FileAccess.file_exists(absolute)
-
-
-func _deck_resource_for_python(resource: SorteioDeck) -> String:
-	# Its source file while it is on disk (the editor, a run from the project folder), else the
-	# text the resource carries, copied where Python can read it.
-	var path: String = (
-		resource.source_path if resource.source_path != "" else resource.resource_path
-	)
-	if path.begins_with("res://") and path.get_extension() == "json":
-		if _on_disk(path):
-			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
-	var file_name: String = path.get_file() if path != "" else "resource.json"
-	return _deck_copy(resource.json_text, file_name)
-
-
-func _deck_copy(text: String, file_name: String) -> String:
-	# Absolute path of a user:// copy holding [param text], removed once Python read it.
-	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
-	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
-	if target != null:
-		target.store_string(text)
-		target.close()
-		_temporary_files.append(copy)
-	return ProjectSettings.globalize_path(copy)
-
-
-func _remove_temporary_files() -> void:
-	for path: String in _temporary_files:
-		if FileAccess.file_exists(path):
-			DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
-	_temporary_files.clear()
-
-
-# -- recording, reports, numbers -----------------------------------------------------------------
-
-
-func _record(method: String, params: Dictionary, reply: Dictionary) -> void:
-	# Paths (the deck, a save's deck) stay out: a recording replays on any machine.
-	var kept: Dictionary = params.duplicate()
-	kept.erase("deck")
-	kept.erase("state")
-	_recorded.append({"method": method, "params": kept, "reply": reply})
-	var path: String = record_path
-	if path.begins_with("res://") or path.begins_with("user://"):
-		path = ProjectSettings.globalize_path(path)
-	var file: FileAccess = FileAccess.open(path, FileAccess.WRITE)
-	if file == null:
-		return
-	file.store_string(
-		JSON.stringify({"format": RECORDING_FORMAT, "exchanges": _recorded}, "\t", false)
-	)
-	file.close()
+# -- reports, numbers ----------------------------------------------------------------------------
 
 
 func _report(message: String, code: String) -> void:
@@ -1025,14 +777,3 @@ static func _ints(value: Variant) -> Variant:
 			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
 				_ints(item)
 	return value
-
-
-static func _type_name(value: Variant) -> String:
-	match typeof(value):
-		TYPE_NIL:
-			return "null (an empty or corrupt save file?)"
-		TYPE_STRING:
-			return "text"
-		TYPE_ARRAY:
-			return "an Array"
-	return "a value of type %s" % type_string(typeof(value))

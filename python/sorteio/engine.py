@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 from .compiled import CompiledDeck, compile_deck
 from .deck import Deck
 from .errors import EngineError
+from .keyed import KIND_OF, SLOT, KeyedPicker
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import (
     ACTOR,
@@ -43,12 +44,18 @@ _Ob = list
 class Engine:
     """One match of the draw. ``deck``: a validated ``Deck``; ``seed``: int >= 0.
 
+    ``picker`` (tests and the per-card study's proofs only): a ``keyed.KeyedPicker`` that makes
+    every pick, option order included, instead of ``rng`` — the same rules and distribution, the
+    keyed draw of the kernels' ``draw="keyed"``. None (the default) is the standard draw that
+    saves and ``sorteio play --seed`` replay; a match with a picker has no save.
+
     Methods raise ``EngineError`` (a ``SorteioError``) when called in the wrong phase or with a bad
     argument; the state is unchanged when they do.
     """
 
-    def __init__(self, deck: Deck, seed: int = 0) -> None:
+    def __init__(self, deck: Deck, seed: int = 0, picker: Optional[KeyedPicker] = None) -> None:
         self.deck = deck  # keeps the deck (and so its compiled index) alive with the engine
+        self.picker = picker
         self.index = self._compile(deck)
         ix = self.index
         self.rng = Rng(seed)
@@ -175,14 +182,17 @@ class Engine:
                 return False
         pool = self.index.attack_cards[target] if kind == ACTOR else self.index.linked[target]
         candidates = [c for c in pool if c not in reserved and self.is_eligible(c)]
-        obligations.append([kind, target, self._pick(candidates, reserved), ()])
+        obligations.append([kind, target, self._pick(candidates, reserved, kind, target), ()])
         return True
 
-    def _pick(self, candidates: List[int], reserved: List[int]) -> int:
+    def _pick(self, candidates: List[int], reserved: List[int], kind: str, target: int) -> int:
         """Equal weight among ``candidates`` (deck order); -1 when there is none (§5)."""
         if not candidates:
             return -1
-        c = candidates[self.rng.below(len(candidates))]
+        if self.picker is not None:
+            c = self.picker.pick(self, KIND_OF[kind], target, candidates)
+        else:
+            c = candidates[self.rng.below(len(candidates))]
         reserved.append(c)
         return c
 
@@ -232,7 +242,10 @@ class Engine:
         seen = [ix.mode[c] for c in self.turn_cards] + [ix.mode[c] for c in reserved]
         fresh = [c for c in eligible if seen.count(ix.mode[c]) < ix.mode_limit]
         pool = fresh or eligible  # §3.4: without a card of a new mode, the rule is relaxed
-        card = pool[self.rng.below(len(pool))]
+        if self.picker is not None:
+            card = self.picker.pick(self, SLOT, self.slot, pool)
+        else:
+            card = pool[self.rng.below(len(pool))]
         reason = {
             "kind": "random",
             "candidates": len(pool),
@@ -257,7 +270,9 @@ class Engine:
         if not scene:
             self.slot += 1
             self.turn_cards.append(card)
-        order = self.rng.permutation(ix.n_options[card])  # GDD 05 §3.4: sides drawn when shown
+        # GDD 05 §3.4: sides drawn when shown
+        order = (self.picker.sides(self, card) if self.picker is not None
+                 else self.rng.permutation(ix.n_options[card]))
         self.current = Draw(
             self.year, 0 if scene else self.slot, ix.card_ids[card], ix.card_json(card), reason,
             order,
@@ -390,7 +405,10 @@ class Engine:
     # -- save / load (see state.py) ---------------------------------------------------------
 
     def to_state(self) -> dict:
-        """Whole state as JSON-safe data, RNG included; ``Engine.from_state`` restores it."""
+        """Whole state as JSON-safe data, RNG included; ``Engine.from_state`` restores it.
+        Raises ``EngineError`` for a match of the keyed draw (its picks are not in the RNG)."""
+        if self.picker is not None:
+            raise EngineError("a match of the keyed draw (a study's) cannot be saved")
         return save_state(self)
 
     @classmethod

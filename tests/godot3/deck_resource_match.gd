@@ -24,7 +24,8 @@ func _start() -> void:
 			break
 		yield(self, "idle_frame")
 	var deck = load("res://decks/bom.json")
-	print("DECK %s valid=%s" % [deck.get_script().resource_path, deck.valid])
+	var is_deck: bool = deck is preload("res://addons/sorteio/sorteio_deck.gd")
+	print("DECK SorteioDeck=%s valid=%s" % [is_deck, deck.valid])
 	_sorteio.deck_resource = deck
 	var ok: bool = _sorteio.start_match(5)
 	while ok and not _over and OS.get_ticks_msec() - started < TIMEOUT_MS:

@@ -42,7 +42,10 @@ func _collect(dir_path: String, files: Array, top_only: bool) -> void:
 		print("CHECK FAIL cannot open %s" % dir_path)
 		failures += 1
 		return
-	dir.list_dir_begin(true, true)
+	if dir.list_dir_begin(true, true) != OK:
+		print("CHECK FAIL cannot list %s" % dir_path)
+		failures += 1
+		return
 	var name := dir.get_next()
 	while name != "":
 		var path := dir_path.plus_file(name)

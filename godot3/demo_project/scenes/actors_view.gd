@@ -2,6 +2,8 @@ extends VBoxContainer
 # The actors (GDD 07): satisfaction and mood (level), colored by the function their level calls
 # for. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
+const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const MOOD_COLORS := {
 	"ataque": Color(1.0, 0.35, 0.3),
@@ -17,10 +19,21 @@ var _rows_by_id := {}
 onready var _rows: GridContainer = $Rows
 
 
+func _init() -> void:
+	Nodes.add_label(self, "Title", "Atores", false)
+	Nodes.add_grid(self, "Rows", 3)
+
+
 func _ready() -> void:
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("state_loaded", self, "_on_state_loaded")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"match_started": "_on_match_started",
+			"option_applied": "_on_option_applied",
+			"state_loaded": "_on_state_loaded",
+		}
+	)
 
 
 func _on_match_started(_match_seed: int, deck: Dictionary, snapshot: Dictionary) -> void:

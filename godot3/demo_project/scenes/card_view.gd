@@ -6,6 +6,8 @@ extends PanelContainer
 
 signal continue_requested
 
+const Nodes = preload("res://scenes/nodes.gd")
+const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const WAITING := "Esperando as regras (Python)..."
 
@@ -15,25 +17,51 @@ var show_continue := true
 onready var _mode: Label = $Box/Mode
 onready var _title: Label = $Box/Title
 onready var _text: Label = $Box/Text
-onready var _reason: Label = $Box/Reason
+onready var _reason_label: Label = $Box/Reason
 onready var _options: HBoxContainer = $Box/Options
 onready var _outcome: Label = $Box/Outcome
 onready var _next: Button = $Box/Next
 
 
+func _init() -> void:
+	size_flags_horizontal = SIZE_EXPAND_FILL
+	var box := VBoxContainer.new()
+	box.name = "Box"
+	box.add_constant_override("separation", 14)
+	add_child(box)
+	for label_name in ["Mode", "Title", "Text", "Reason"]:
+		Nodes.add_label(box, label_name)
+	var options := HBoxContainer.new()
+	options.name = "Options"
+	options.add_constant_override("separation", 16)
+	box.add_child(options)
+	Nodes.add_label(box, "Outcome")
+	var next := Button.new()
+	next.name = "Next"
+	next.visible = false
+	next.text = "Começar o próximo ano"
+	box.add_child(next)
+
+
 func _ready() -> void:
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("turn_started", self, "_on_turn_started")
-	Sorteio.connect("card_drawn", self, "_on_card_drawn")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("turn_ended", self, "_on_turn_ended")
-	Sorteio.connect("match_ended", self, "_on_match_ended")
-	Sorteio.connect("state_loaded", self, "_on_state_loaded")
-	Sorteio.connect("error_occurred", self, "_on_error_occurred")
-	_next.connect("pressed", self, "_on_next_pressed")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"match_started": "_on_match_started",
+			"turn_started": "_on_turn_started",
+			"card_drawn": "_on_card_drawn",
+			"option_applied": "_on_option_applied",
+			"turn_ended": "_on_turn_ended",
+			"match_ended": "_on_match_ended",
+			"state_loaded": "_on_state_loaded",
+			"error_occurred": "_on_error_occurred",
+		}
+	)
+	Signals.connect_all(_next, self, {"pressed": "_on_next_pressed"})
 	_mode.add_color_override("font_color", Color(0.6, 0.75, 1.0))
 	_title.add_color_override("font_color", Color(1.0, 0.9, 0.55))
-	_reason.add_color_override("font_color", Color(0.7, 0.7, 0.75))
+	_reason_label.add_color_override("font_color", Color(0.7, 0.7, 0.75))
 	_title.text = "Sorteio"
 	_text.text = WAITING
 	if Sorteio.is_bridge_failed():  # it failed before this scene connected
@@ -63,7 +91,7 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 	_mode.text = Texts.mode_line(Sorteio.deck_info, card)
 	_title.text = card["titulo"]
 	_text.text = card["texto"]
-	_reason.text = "Por que esta carta: " + Texts.reason(reason)
+	_reason_label.text = "Por que esta carta: " + Texts.reason(reason)
 	var sides := ["Esquerda", "Direita"]
 	for position in range(option_order.size()):
 		var index: int = option_order[position]
@@ -76,7 +104,7 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 		var button := Button.new()
 		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
 		button.rect_min_size = Vector2(0, 40)
-		button.connect("pressed", self, "_on_option_pressed", [index])
+		Signals.connect_all(button, self, {"pressed": "_on_option_pressed"}, [index])
 		side.add_child(label)
 		side.add_child(button)
 		_options.add_child(side)
@@ -127,6 +155,8 @@ func _on_error_occurred(message: String, code: String) -> void:
 
 
 func _on_option_pressed(index: int) -> void:
+	# A refused choice comes back as error_occurred, which this card shows.
+	# warning-ignore:return_value_discarded
 	Sorteio.apply_option(index)
 
 
@@ -141,6 +171,6 @@ func _clear() -> void:
 		child.queue_free()
 	_mode.text = ""
 	_text.text = ""
-	_reason.text = ""
+	_reason_label.text = ""
 	_outcome.text = ""
 	_next.visible = false

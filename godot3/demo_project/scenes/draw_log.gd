@@ -3,6 +3,8 @@ extends VBoxContainer
 # Reacts to Sorteio's signals only. Deck text (titles, options) is added as plain text, never as
 # BBCode: a title with "[b]" in it shows as typed.
 
+const Nodes = preload("res://scenes/nodes.gd")
+const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 const HEADING := Color(1.0, 1.0, 1.0)
 const WHY := Color(0.6, 0.64, 0.69)
@@ -15,13 +17,29 @@ var _card := {}
 onready var _lines: RichTextLabel = $Lines
 
 
+func _init() -> void:
+	rect_min_size = Vector2(340, 0)
+	Nodes.add_label(self, "Title", "Registro do sorteio", false)
+	var lines := RichTextLabel.new()
+	lines.name = "Lines"
+	lines.size_flags_vertical = SIZE_EXPAND_FILL
+	lines.scroll_following = true
+	add_child(lines)
+
+
 func _ready() -> void:
-	Sorteio.connect("turn_started", self, "_on_turn_started")
-	Sorteio.connect("card_drawn", self, "_on_card_drawn")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("turn_ended", self, "_on_turn_ended")
-	Sorteio.connect("match_ended", self, "_on_match_ended")
-	Sorteio.connect("error_occurred", self, "_on_error_occurred")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"turn_started": "_on_turn_started",
+			"card_drawn": "_on_card_drawn",
+			"option_applied": "_on_option_applied",
+			"turn_ended": "_on_turn_ended",
+			"match_ended": "_on_match_ended",
+			"error_occurred": "_on_error_occurred",
+		}
+	)
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:

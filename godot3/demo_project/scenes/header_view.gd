@@ -1,6 +1,8 @@
 extends VBoxContainer
 # Deck, year and slot, and the bridge's status. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
+const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
 
 var _per_turn := 7
@@ -10,14 +12,26 @@ onready var _year: Label = $Year
 onready var _status: Label = $Status
 
 
+func _init() -> void:
+	Nodes.add_label(self, "Deck", "Sorteio")
+	Nodes.add_label(self, "Year", "Conectando ao sorteio...")
+	Nodes.add_label(self, "Status")
+
+
 func _ready() -> void:
-	Sorteio.connect("bridge_ready", self, "_on_bridge_ready")
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("turn_started", self, "_on_turn_started")
-	Sorteio.connect("card_drawn", self, "_on_card_drawn")
-	Sorteio.connect("turn_ended", self, "_on_turn_ended")
-	Sorteio.connect("match_ended", self, "_on_match_ended")
-	Sorteio.connect("error_occurred", self, "_on_error_occurred")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"bridge_ready": "_on_bridge_ready",
+			"match_started": "_on_match_started",
+			"turn_started": "_on_turn_started",
+			"card_drawn": "_on_card_drawn",
+			"turn_ended": "_on_turn_ended",
+			"match_ended": "_on_match_ended",
+			"error_occurred": "_on_error_occurred",
+		}
+	)
 	_status.add_color_override("font_color", Color(0.6, 0.65, 0.7))
 	if Sorteio.is_bridge_failed():  # it failed before this scene connected
 		_on_error_occurred(Sorteio.bridge_error, "bridge_down")

@@ -4,6 +4,8 @@ extends VBoxContainer
 # green otherwise. The limits come from the deck summary (`limite_emergencia`, `limite_medidor`),
 # else the GDD defaults. Reacts to Sorteio's signals only.
 
+const Nodes = preload("res://scenes/nodes.gd")
+const Signals = preload("res://scenes/signals.gd")
 const DEFAULT_EMERGENCY_LIMIT := 10
 const DEFAULT_METER_LIMIT := 30
 const RED := Color(0.95, 0.3, 0.25)
@@ -18,11 +20,22 @@ var _values := {}
 onready var _rows: GridContainer = $Rows
 
 
+func _init() -> void:
+	Nodes.add_label(self, "Title", "Medidores", false)
+	Nodes.add_grid(self, "Rows", 3)
+
+
 func _ready() -> void:
-	Sorteio.connect("match_started", self, "_on_match_started")
-	Sorteio.connect("option_applied", self, "_on_option_applied")
-	Sorteio.connect("turn_ended", self, "_on_turn_ended")
-	Sorteio.connect("state_loaded", self, "_on_state_loaded")
+	Signals.connect_all(
+		Sorteio,
+		self,
+		{
+			"match_started": "_on_match_started",
+			"option_applied": "_on_option_applied",
+			"turn_ended": "_on_turn_ended",
+			"state_loaded": "_on_state_loaded",
+		}
+	)
 
 
 func _on_match_started(_match_seed: int, deck: Dictionary, snapshot: Dictionary) -> void:

@@ -481,7 +481,7 @@ class PerCardJob:
             s_index, start, count = item
             plan.add(item, run_chunk(self._deck_json, params, plan.policy, plan.seed, start,
                                      count, None, plan.scenarios[s_index].without,
-                                     plan.keep_meters(s_index)))
+                                     **plan.chunk_options(item)))
             if time.perf_counter() >= deadline:
                 break
 
@@ -535,8 +535,8 @@ class Simulations:
         ``sorteio simulate --param`` takes (e.g. ``"teto_obrigatorias=2..4"``), or null for the
         deck's own parameters only; ``situation``: a situation file's path (or ``secao4``) every
         match starts from (``sorteio simulate --situation``; no sweep then), or null;
-        ``per_card``: true or ``{"precision": points (default 0.2), "max_matches": per card
-        (default 200,000)}`` for the per-card study instead of a sweep (``PerCardJob``;
+        ``per_card``: true or ``{"precision": points (default 0.07), "max_matches": per card
+        (default 400,000)}`` for the per-card study instead of a sweep (``PerCardJob``;
         ``matches``, ``sweep`` and ``situation`` are then not taken). Result ``{"job", "total",
         "scenarios"}``."""
         deck = load_deck(_deck_param(params))

@@ -596,6 +596,7 @@ typedef struct {
 /* Scratch space of one call, sized by the deck. */
 typedef struct {
     uint64_t *ok, *played, *eligible, *reserved, *excluded, *pool, *fresh, *init_ok;
+    uint64_t *picked; /* cards reserved for an obligation (shown or not) in this match */
     int *meters, *sat, *carried, *last_closing, *emergencies, *in_em, *spent, *attacked;
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
@@ -647,6 +648,43 @@ static ALWAYS_INLINE int any_bit(const uint64_t *x, int words) {
 static ALWAYS_INLINE int pick(Mt *g, const uint64_t *cand, int words) {
     long long n = count_bits(cand, words);
     return kth_set_bit(cand, words, mt_below(g, (uint64_t)n));
+}
+
+/* -- the keyed draw (sorteio/keyed.py, bit for bit): the per-card study's pairs ------------------
+ * Each pick reads its own splitmix64 stream, keyed by (match, year, kind, target); proposal j is
+ * deck position mulhi(mix64(key + j * GOLDEN), n_cards), and the pick is the first proposal in
+ * the pool (uniform over the pool). Sides and the coin-flip player's choice: per (match, card). */
+enum { KEY_EM = 0, KEY_ACT = 1, KEY_MET = 2, KEY_SLOT = 3, KEY_SIDES = 4, KEY_PLAYER = 5 };
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+
+static ALWAYS_INLINE uint64_t mix64(uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static ALWAYS_INLINE uint64_t family_key(uint64_t mk, int year, int kind, int target) {
+    return mix64(mk ^ (((((uint64_t)year * 8 + (uint64_t)kind) << 16) | (uint64_t)target) * GOLDEN));
+}
+
+/* (u * n) >> 64 for n < 2**32, without a 128-bit type (MSVC has none). */
+static ALWAYS_INLINE uint64_t mulhi_small(uint64_t u, uint64_t n) {
+    return ((u >> 32) * n + (((u & 0xffffffffULL) * n) >> 32)) >> 32;
+}
+
+/* The i-th uniform integer below n of key's stream (keyed.below). */
+static ALWAYS_INLINE int keyed_below(uint64_t key, int i, int n) {
+    return (int)mulhi_small(mix64(key + (uint64_t)i * GOLDEN), (uint64_t)n);
+}
+
+/* keyed.first_in: the first proposal of key's stream in cand (non-empty). */
+static ALWAYS_INLINE int keyed_pick(const uint64_t *cand, int words, uint64_t key, int n_cards) {
+    if (count_bits(cand, words) == 1) return kth_set_bit(cand, words, 0);
+    for (uint64_t j = key;;) {
+        j += GOLDEN;
+        int c = (int)mulhi_small(mix64(j), (uint64_t)n_cards);
+        if (HAS(cand, c)) return c;
+    }
 }
 
 /* Plays one match; `steps` (trace) gets (card, order, option, mandatory) tuples when not NULL.
@@ -725,7 +763,8 @@ static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
 
 HOT_CLONES
 static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
-                    PyObject *steps, int *out_year, int *out_zeroed, const int tally) {
+                    PyObject *steps, int *out_year, int *out_zeroed, const int tally,
+                    const int keyed, const uint64_t mk) {
     const int W = d->words, NM = d->n_meters, NA = d->n_actors;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
@@ -733,6 +772,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
     memcpy(k->sat, d->init_sat, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
+    memset(k->picked, 0, 8 * (size_t)W);
     /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
      * (a random slot then knows its pool's size without reading the deck's width). */
     memset(k->eligible, 0, 8 * (size_t)W);
@@ -786,8 +826,10 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             int c = -1;
             for (int w = 0; w < W; w++) k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
             if (any_bit(k->pool, W)) {
-                c = pick(gen, k->pool, W);
+                c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_EM, m), d->n_cards)
+                          : pick(gen, k->pool, W);
                 k->reserved[c >> 6] |= 1ULL << (c & 63);
+                k->picked[c >> 6] |= 1ULL << (c & 63);
             }
             Ob *ob = &k->obs[n_obs++];
             ob->kind = OB_EM, ob->target = m, ob->card = c, ob->merged = -1;
@@ -827,8 +869,10 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 for (int w = 0; w < W; w++)
                     k->pool[w] = atk[w] & k->eligible[w] & ~k->reserved[w];
                 if (any_bit(k->pool, W)) {
-                    c = pick(gen, k->pool, W);
+                    c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_ACT, a), d->n_cards)
+                              : pick(gen, k->pool, W);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
+                    k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
                 Ob *ob = &k->obs[n_obs++];
                 ob->kind = OB_ACT, ob->target = a, ob->card = c, ob->merged = -1;
@@ -850,8 +894,10 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 for (int w = 0; w < W; w++)
                     k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
                 if (any_bit(k->pool, W)) {
-                    c = pick(gen, k->pool, W);
+                    c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_MET, m), d->n_cards)
+                              : pick(gen, k->pool, W);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
+                    k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
                 Ob *ob = &k->obs[n_obs++];
                 ob->kind = OB_MET, ob->target = m, ob->card = c, ob->merged = -1;
@@ -917,8 +963,22 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 }
                 /* §3.4: without a card of a new mode, the rule is relaxed */
                 const uint64_t keep_out = n_fresh ? ~0ULL : 0ULL;
-                uint64_t r = mt_below(gen, (uint64_t)(n_fresh ? n_fresh : n_pool));
-                for (int w = 0; w < W; w++) {
+                const long long n_draw = n_fresh ? n_fresh : n_pool;
+                uint64_t r = 0;
+                if (keyed && n_draw > 1) { /* keyed.first_in over the same pool */
+                    for (uint64_t j = family_key(mk, year, KEY_SLOT, slot);;) {
+                        j += GOLDEN;
+                        int c = (int)mulhi_small(mix64(j), (uint64_t)d->n_cards);
+                        if (HAS(k->eligible, c) && !HAS(k->reserved, c) &&
+                            !((k->excluded[c >> 6] & keep_out) >> (c & 63) & 1)) {
+                            card = c;
+                            break;
+                        }
+                    }
+                } else if (!keyed) {
+                    r = mt_below(gen, (uint64_t)n_draw);
+                }
+                for (int w = 0; w < W && card < 0; w++) {
                     uint64_t v = k->eligible[w] & ~k->reserved[w] & ~(k->excluded[w] & keep_out);
                     int c = popcount64(v);
                     if (r >= (uint64_t)c) {
@@ -951,7 +1011,16 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
             int n_opt = d->n_options[card];
-            if (n_opt == 2) { /* most cards: one swap, below(2) */
+            if (keyed) { /* keyed.sides */
+                const uint64_t key = family_key(mk, 0, KEY_SIDES, card);
+                for (int i = 0; i < n_opt; i++) k->order[i] = i;
+                for (int i = n_opt - 1; i > 0; i--) {
+                    int j = keyed_below(key, i, i + 1);
+                    int tmp = k->order[i];
+                    k->order[i] = k->order[j];
+                    k->order[j] = tmp;
+                }
+            } else if (n_opt == 2) { /* most cards: one swap, below(2) */
                 int j = (int)mt_below(gen, 2);
                 k->order[0] = 1 - j;
                 k->order[1] = j;
@@ -985,6 +1054,8 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                         best_floor = floor;
                     }
                 }
+            } else if (keyed) { /* keyed.player_choice */
+                option = k->order[keyed_below(family_key(mk, 0, KEY_PLAYER, card), 1, n_opt)];
             } else { /* match.random_policy: its own generator */
                 option = k->order[mt_below(player, (uint64_t)n_opt)];
             }
@@ -1094,7 +1165,7 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
     return out;
 }
 
-/* play(deck, params, seeds, policy, trace, keep_meters) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
+/* play(deck, params, seeds, policy, trace, keep_meters[, keyed, keep_picked]) -> (counts, card_draws, card_mandatory, end_sum, end_sq,
  * zeroed, end_year, close_n, close_sum, close_sq, outcomes, meters) with close_* flat
  * [5 * n_meters], outcomes one byte per match and meters (when keep_meters) n_meters bytes per
  * match; trace: None or a list getting (steps, (reason, year, meters,
@@ -1102,9 +1173,9 @@ static PyObject *int_list(const int *x, Py_ssize_t n) {
 static PyObject *play(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *capsule, *params, *seeds, *trace;
-    int policy, keep_meters;
-    if (!PyArg_ParseTuple(args, "OOOiOp", &capsule, &params, &seeds, &policy, &trace,
-                          &keep_meters))
+    int policy, keep_meters, keyed = 0, keep_picked = 0;
+    if (!PyArg_ParseTuple(args, "OOOiOp|pp", &capsule, &params, &seeds, &policy, &trace,
+                          &keep_meters, &keyed, &keep_picked))
         return NULL;
     const int no_player = policy != POLICY_RANDOM; /* only the random player has a generator */
     if (policy < POLICY_RANDOM || policy > POLICY_LOOKAHEAD) {
@@ -1140,6 +1211,9 @@ static PyObject *play(PyObject *self, PyObject *args) {
     Py_ssize_t key_cap[MT_LANES + 1];
     size_t n_out = 0, out_cap = 1024, n_kept = 0, kept_cap = 1024;
     char *out = (char *)malloc(out_cap), *kept = (char *)malloc(kept_cap);
+    size_t n_picks = 0, picks_cap = 1024;
+    unsigned char *picks = (unsigned char *)malloc(picks_cap);
+    PyObject *picks_out = NULL;
     PyObject *meters_out = NULL;
     uint32_t *key[MT_LANES + 1];
     int keys_ok = 1;
@@ -1157,7 +1231,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     t.close_sum = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     t.close_sq = (long long *)calloc(5 * (size_t)NM, sizeof(long long));
     uint64_t **bitsets[] = {&k.ok, &k.played, &k.eligible, &k.reserved, &k.excluded, &k.pool,
-                            &k.fresh, &k.init_ok};
+                            &k.fresh, &k.init_ok, &k.picked};
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++)
         *bitsets[i] = (uint64_t *)calloc((size_t)W, 8);
     int **meter_arrays[] = {&k.meters, &k.carried, &k.last_closing, &k.emergencies, &k.in_em,
@@ -1173,7 +1247,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
-    int ok = gen && player && lanes && tempered && keys_ok && out && kept && t.card_draws && t.card_mandatory && t.end_sum &&
+    int ok = gen && player && lanes && tempered && keys_ok && out && kept && picks && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
              k.turn_modes && k.mode_listed;
@@ -1201,12 +1275,23 @@ static PyObject *play(PyObject *self, PyObject *args) {
         uint32_t k0[MT_LANES] = {0}, k1[MT_LANES] = {0};
         int klen[MT_LANES] = {0}, long_key[MT_LANES] = {0};
         Py_ssize_t lens[MT_LANES] = {0};
+        uint64_t mk[MT_LANES] = {0}; /* keyed.match_key of each match (keyed draw) */
         int n_match = 0;
         for (; n_match < batch; n_match++) {
             PyObject *seed = PyIter_Next(iter);
             if (seed == NULL) {
                 more = 0;
                 break;
+            }
+            if (keyed) { /* no generator to seed: the low 64 bits of the seed make the key */
+                uint64_t low = PyLong_AsUnsignedLongLongMask(seed);
+                Py_DECREF(seed);
+                if (low == (uint64_t)-1 && PyErr_Occurred()) {
+                    more = 0;
+                    break;
+                }
+                mk[n_match] = mix64(low ^ 0x5EEDC0DE5EEDC0DEULL);
+                continue;
             }
             const int lane = n_match * per_match;
             int bad = match_keys(seed, !no_player, &key[lane], &key_cap[lane], &lens[lane],
@@ -1224,7 +1309,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             }
         }
         if (PyErr_Occurred()) break;
-        if (n_match) {
+        if (n_match && !keyed) {
             mt_seed_all(lanes, tempered, k0, k1, klen);
             for (int l = 0; l < n_match * per_match; l++) {
                 Mt *g = (no_player || l % 2 == 0) ? &gen[l / per_match] : &player[l / 2];
@@ -1238,7 +1323,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
             int year = 0, zeroed = -1;
             if (prof_mode == PROF_SEEDING) continue;
             if (play_one(d, &k, &t, &gen[m], &player[m], policy, steps, &year, &zeroed,
-                         prof_mode != PROF_NO_TALLY) < 0) {
+                         prof_mode != PROF_NO_TALLY, keyed, mk[m]) < 0) {
                 Py_XDECREF(steps);
                 break;
             }
@@ -1269,6 +1354,24 @@ static PyObject *play(PyObject *self, PyObject *args) {
                 }
                 for (int mi = 0; mi < d->n_meters; mi++) kept[n_kept++] = (char)k.meters[mi];
             }
+            if (keep_picked) { /* the cards drawn or reserved: W little-endian words a match */
+                size_t need = n_picks + 8 * (size_t)W;
+                if (need > picks_cap) {
+                    size_t bigger = picks_cap * 2 > need ? picks_cap * 2 : need;
+                    unsigned char *grown = (unsigned char *)realloc(picks, bigger);
+                    if (grown == NULL) {
+                        Py_XDECREF(steps);
+                        PyErr_NoMemory();
+                        break;
+                    }
+                    picks = grown;
+                    picks_cap = bigger;
+                }
+                for (int w = 0; w < W; w++) {
+                    uint64_t v = k.picked[w] | k.played[w];
+                    for (int b = 0; b < 8; b++) picks[n_picks++] = (unsigned char)(v >> (8 * b));
+                }
+            }
             if (trace != NULL) {
                 PyObject *meters = int_list(k.meters, d->n_meters);
                 PyObject *entry = meters == NULL ? NULL
@@ -1287,19 +1390,23 @@ static PyObject *play(PyObject *self, PyObject *args) {
     }
     if (!PyErr_Occurred()) outcomes = PyByteArray_FromStringAndSize(out, (Py_ssize_t)n_out);
     if (!PyErr_Occurred()) meters_out = PyByteArray_FromStringAndSize(kept, (Py_ssize_t)n_kept);
+    if (!PyErr_Occurred())
+        picks_out = PyByteArray_FromStringAndSize((const char *)picks, (Py_ssize_t)n_picks);
     if (PyErr_Occurred()) goto done;
     result = Py_BuildValue(
-        "((LLLLLLL)NNNNNNNNNOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
+        "((LLLLLLL)NNNNNNNNNOOO)", t.matches, t.catastrophes, t.cards_played, t.turns,
         t.turns_closed, t.short_turns, t.mandatory, ll_list(t.card_draws, d->n_cards),
         ll_list(t.card_mandatory, d->n_cards), ll_list(t.end_sum, d->n_meters),
         ll_list(t.end_sq, d->n_meters), ll_list(t.zeroed, d->n_meters), ll_list(t.end_year, 5),
         ll_list(t.close_n, 5), ll_list(t.close_sum, 5 * (Py_ssize_t)d->n_meters),
-        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out);
+        ll_list(t.close_sq, 5 * (Py_ssize_t)d->n_meters), outcomes, meters_out, picks_out);
 done:
     Py_XDECREF(iter);
     Py_XDECREF(outcomes);
     Py_XDECREF(meters_out);
+    Py_XDECREF(picks_out);
     free(kept);
+    free(picks);
     free(gen);
     free(player);
     free(lanes);

@@ -11,7 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Dict, Iterable, Optional
 
-from .kernel import Tally
+from .kernel import DRAWS, Tally
 from .masks import FastDeck
 
 try:
@@ -102,22 +102,29 @@ def _build(fd: FastDeck, params: tuple) -> object:
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 keep_meters: bool = False) -> Tally:
+                 keep_meters: bool = False, draw: str = "standard",
+                 keep_picked: bool = False) -> Tally:
     """``kernel.play_matches`` on the compiled kernel: same arguments, same ``Tally``, same
-    ``trace``. Raises ValueError for an unknown policy, RuntimeError when not ``available()``."""
+    ``trace``. Raises ValueError for an unknown policy or draw, RuntimeError when not
+    ``available()``."""
     if policy not in _POLICY_CODES:
         raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(_POLICY_CODES)})")
+    if draw not in DRAWS:
+        raise ValueError(f"unknown draw '{draw}' (choose from: {', '.join(DRAWS)})")
     if not available():
         raise RuntimeError("the compiled kernel (sorteio.sim._ckernel) is not built")
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     (counts, card_draws, card_mandatory, end_sum, end_sq, zeroed, end_year, close_n, close_sum,
-     close_sq, outcomes, meters) = _ckernel.play(c_deck(fd), _params(fd), seeds,
-                                                 _POLICY_CODES[policy], trace, keep_meters)
+     close_sq, outcomes, meters, picked) = _ckernel.play(c_deck(fd), _params(fd), seeds,
+                                                         _POLICY_CODES[policy], trace,
+                                                         keep_meters, draw == "keyed",
+                                                         keep_picked)
     for name, value in zip(("matches", "catastrophes", "cards_played", "turns", "turns_closed",
                             "short_turns", "mandatory"), counts):
         setattr(t, name, getattr(t, name) + value)
     t.catastrophe += outcomes
     t.end_meters += meters
+    t.picked += picked
     for mine, theirs in ((t.card_draws, card_draws), (t.card_mandatory, card_mandatory),
                          (t.end_sum, end_sum), (t.end_sq, end_sq), (t.zeroed, zeroed),
                          (t.end_year, end_year), (t.close_n, close_n)):

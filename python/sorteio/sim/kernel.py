@@ -13,6 +13,7 @@ import operator
 import random
 from typing import Iterable, List, Optional
 
+from .. import keyed as _keyed
 from ..engine import YEARS
 from .masks import KTH8, MASK16, MASK32, MASK64, POP8, FastDeck, kth_bit, mask_of, popcount
 
@@ -26,6 +27,9 @@ class Tally:
     byte 0/1 per match in seed order, kept so two scenarios can be compared match by match).
     ``end_meters``: empty, or (``keep_meters``) every match's ending meters, one byte (0-100)
     per meter, match after match in seed order, for paired comparisons of meters.
+    ``picked``: empty, or (``keep_picked``) every match's cards drawn or reserved for an
+    obligation, a bit set of ``8 * (n_cards // 64 + 1)`` bytes a match (little-endian, bit c =
+    card position c): the keyed study replays only the matches that picked its card.
     """
 
     def __init__(self, n_cards: int, n_meters: int) -> None:
@@ -33,6 +37,7 @@ class Tally:
         self.catastrophes = 0
         self.catastrophe = bytearray()
         self.end_meters = bytearray()
+        self.picked = bytearray()
         self.cards_played = 0
         self.turns = 0  # turns started
         self.turns_closed = 0
@@ -55,6 +60,7 @@ class Tally:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.catastrophe += other.catastrophe
         self.end_meters += other.end_meters
+        self.picked += other.picked
         for name in ("card_draws", "card_mandatory", "end_sum", "end_sq", "zeroed", "end_year",
                      "close_n"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -80,6 +86,7 @@ def _pick(candidates: int, bits) -> int:
 
 
 POLICIES = ("random", "protect", "lookahead")  # match.POLICIES, in the kernels
+DRAWS = ("standard", "keyed")  # the oracle's Rng stream, or keyed.py's streams (paired studies)
 
 
 def _floor_after(after: List[int], ranked: List[int], effects) -> int:
@@ -143,10 +150,14 @@ _ORDER_10 = [1, 0]  # ... and when it gives 0 (swap)
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 keep_meters: bool = False) -> Tally:
+                 keep_meters: bool = False, draw: str = "standard",
+                 keep_picked: bool = False) -> Tally:
     """Play one whole match per seed, as ``match.play_match(deck, seed, policy)`` would (no events,
     no scene), and add it to ``tally`` (a new one when None). ``policy``: random, protect or
-    lookahead.
+    lookahead. ``draw``: ``standard`` (the oracle's ``Rng``: the match ``sorteio play --seed``
+    plays) or ``keyed`` (``keyed.py``: the same rules and distribution, each pick from its own
+    stream, for the per-card study's pairs; the oracle with ``keyed.KeyedPicker``).
+    ``keep_picked``: record each match's cards drawn or reserved (``Tally.picked``).
 
     ``trace`` (tests): when a list, gets one ``(steps, ending)`` per match, ``steps`` a list of
     ``(card, option_order, option, mandatory)`` and ``ending`` ``(reason, year, meters, zeroed)``
@@ -159,6 +170,12 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(POLICIES)})")
+    if draw not in DRAWS:
+        raise ValueError(f"unknown draw '{draw}' (choose from: {', '.join(DRAWS)})")
+    keyed = draw == "keyed"
+    first_in, family_key, n_all = _keyed.first_in, _keyed.family_key, fd.n_cards
+    k_em, k_act, k_met, k_slot = _keyed.EMERGENCY, _keyed.ACTOR, _keyed.METER, _keyed.SLOT
+    mk = 0
     ix = fd.index
     t = tally if tally is not None else Tally(fd.n_cards, fd.n_meters)
     n_slots, cap, meter_limit = ix.n_slots, ix.cap, ix.meter_limit
@@ -202,13 +219,17 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
     turns = closed = short = mandatory = cards_total = catastrophes = matches = 0
 
     for seed in seeds:
-        seed_gen(seed)
-        if policy == "random":
-            seed_player(seed ^ 0x5EED)
+        if keyed:
+            mk = _keyed.match_key(seed)
+        else:
+            seed_gen(seed)
+            if policy == "random":
+                seed_player(seed ^ 0x5EED)
         meters = list(init_meters)
         sat = list(init_sat)
         ok = init_ok
         played = 0
+        picked = 0  # cards reserved for an obligation (keep_picked)
         spent = 0  # meters whose emergency was served (bitmask)
         attacked = 0  # actors whose attack card was shown (bitmask)
         carried: List[int] = []
@@ -241,8 +262,10 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         cand = linked_mask[m] & eligible & ~reserved
                         c = -1
                         if cand:
-                            c = _pick(cand, bits)
+                            c = (first_in(cand, family_key(mk, year, k_em, m), n_all) if keyed
+                                 else _pick(cand, bits))
                             reserved |= 1 << c
+                            picked |= 1 << c
                         obs.append([_EM, m, c, []])
             room = cap - len(obs)
             if room > 0:
@@ -266,8 +289,10 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     cand &= eligible
                     c = -1
                     if cand:
-                        c = _pick(cand, bits)
+                        c = (first_in(cand, family_key(mk, year, k_act, a), n_all) if keyed
+                             else _pick(cand, bits))
                         reserved |= 1 << c
+                        picked |= 1 << c
                     obs.append([_ACT, a, c, []])
                     added += 1
                 for m in low:  # §3.3.3
@@ -281,8 +306,10 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                         cand = linked_mask[m] & eligible & ~reserved
                         c = -1
                         if cand:
-                            c = _pick(cand, bits)
+                            c = (first_in(cand, family_key(mk, year, k_met, m), n_all) if keyed
+                                 else _pick(cand, bits))
                             reserved |= 1 << c
+                            picked |= 1 << c
                         obs.append([_MET, m, c, []])
                         added += 1
             # Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit.
@@ -324,7 +351,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                     if fresh:
                         pool = fresh
                     n = pc(pool)
-                    if n > 1:
+                    if keyed:
+                        card = first_in(pool, family_key(mk, year, k_slot, slot), n_all)
+                    elif n > 1:
                         k = bit_len[n]
                         r = bits(k)
                         while r >= n:
@@ -384,7 +413,9 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 card_draws[card] += 1
                 # Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top.
                 n_opt = n_options[card]
-                if n_opt == 2:
+                if keyed:
+                    order = _keyed.sides(mk, card, n_opt)
+                elif n_opt == 2:
                     j = bits(2)
                     while j >= 2:
                         j = bits(2)
@@ -413,6 +444,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                 elif lookahead:
                     option = _lookahead(meters, meter_eff, meter_eff[card], order,
                                         base & ok & ~played, n_meters)
+                elif keyed:
+                    option = order[_keyed.player_choice(mk, card, n_opt)]
                 elif n_opt == 2:
                     r = pbits(2)
                     while r >= 2:
@@ -484,6 +517,8 @@ def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
         end_sq[:] = map(add, end_sq, map(mul, meters, meters))
         if keep_meters:
             t.end_meters += bytes(meters)
+        if keep_picked:
+            t.picked += (picked | played).to_bytes(8 * (n_all // 64 + 1), "little")
 
     t.matches += matches
     t.catastrophes += catastrophes

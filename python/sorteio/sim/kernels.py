@@ -53,8 +53,11 @@ def describe(name: str) -> str:
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
-                 kernel_choice: Optional[str] = None, keep_meters: bool = False) -> Tally:
-    """``kernel.play_matches`` on the kernel ``kernel_name(kernel_choice)`` names."""
+                 kernel_choice: Optional[str] = None, keep_meters: bool = False,
+                 draw: str = "standard", keep_picked: bool = False) -> Tally:
+    """``kernel.play_matches`` on the kernel ``kernel_name(kernel_choice)`` names (``draw``:
+    ``standard`` or ``keyed``, see ``kernel.play_matches``)."""
     if kernel_name(kernel_choice) == "c":
-        return ckernel.play_matches(fd, seeds, policy, tally, trace, keep_meters)
-    return kernel.play_matches(fd, seeds, policy, tally, trace, keep_meters)
+        return ckernel.play_matches(fd, seeds, policy, tally, trace, keep_meters, draw,
+                                    keep_picked)
+    return kernel.play_matches(fd, seeds, policy, tally, trace, keep_meters, draw, keep_picked)

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..wording import Names
-from .percard import CardEffect
+from .percard import DRAW, CardEffect
 from .percard_study import PerCardResult
 
 SHOWN = 25  # rows on the terminal; every card is in the files
@@ -29,7 +29,8 @@ def per_card_json(result: PerCardResult) -> dict:
         "kernel": result.kernel, "interrupted": result.interrupted,
         "precision_half_width_pp": result.half_width_pp, "max_matches": result.max_matches,
         "fdr": result.fdr, "method": "benjamini-hochberg", "rounds": result.rounds,
-        "matches_played": result.matches_played, "cards_total": result.cards_total,
+        "matches_played": result.matches_played, "draw": DRAW,
+        "matches_simulated": result.matches_simulated, "cards_total": result.cards_total,
         "cards_flagged": len(result.flagged),
         "summary": result.summary() if result.effects else None,
         "baseline": None if base is None else base.row(),

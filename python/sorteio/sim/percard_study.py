@@ -2,7 +2,10 @@
 matches as a stated precision needs, then Benjamini-Hochberg over every card.
 
 Rounds. The first plays ``first`` matches of the whole deck and of every deck without one card
-(``percard``: same seeds, paired). After each round, each card whose 95% interval of Δ
+(``percard``: same seeds, paired, keyed draw). With the keyed draw a match that did not pick
+the card is its own match without the card, so each round plays the baseline first, keeping
+each match's picked cards, then each card only on the matches that picked it (``replay_only``;
+the other matches are the baseline's). After each round, each card whose 95% interval of Δ
 catastrophe is still wider than ±``half_width_pp`` is given the matches its own variance says
 it needs (n × (half-width now / target)², +5%, in steps of ``STEP``), up to ``max_matches``; the
 baseline is played as far as the furthest card. Cards that reach the precision (or the cap)
@@ -22,6 +25,7 @@ import operator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
+from itertools import compress
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..compiled import compile_deck
@@ -34,6 +38,7 @@ from .percard import (
     DEFAULT_HALF_WIDTH_PP,
     DEFAULT_MAX_MATCHES,
     DEFAULT_POLICY,
+    DRAW,
     FDR,
     CardEffect,
     CardFigures,
@@ -54,9 +59,12 @@ from .sweep import (
     run_chunk,
 )
 
+# _HAS_BIT[b]: bytes.translate table giving 1 for the bytes with bit b set, else 0.
+_HAS_BIT = [bytes(x >> b & 1 for x in range(256)) for b in range(8)]
+
 FIRST = 5_000  # matches of the first round (per card)
 STEP = 1_000  # later rounds plan in multiples of this
-CHUNK = 2_500  # matches per work unit on worker processes
+CHUNK = 10_000  # matches per work unit on worker processes (a card replays ~40% of them)
 INLINE_MATCHES = 150_000  # a study at most this big (cap x scenarios) runs in this process
 
 Work = Tuple[int, int, int]  # (scenario index, first match, count)
@@ -93,6 +101,7 @@ class PerCardResult(NamedTuple):
     workers: Optional[int] = None
     interrupted: bool = False
     stopped_by: Optional[int] = None
+    matches_simulated: int = 0  # what the kernels played: the replays, not every pair (keyed)
 
     @property
     def flagged(self) -> List[CardEffect]:
@@ -159,6 +168,15 @@ class PerCardPlan:
                              f"than the {MAX_TOTAL_MATCHES:,} a study may play (one byte per "
                              "match is kept); lower the cap")
         self.index = compile_deck(deck)
+        self.draw = DRAW  # every scenario, baseline included: the pairs read the same streams
+        # With the keyed draw a match without card c is the baseline's match, card for card,
+        # unless the baseline picked c (drew it or reserved it for an obligation): then only
+        # those matches are played without c, the others are the baseline's (tests/test_keyed.py
+        # checks the identity). Not for lookahead, whose choice reads the eligible cards.
+        self.replay_only = self.draw == "keyed" and policy != "lookahead"
+        self._awaiting_cards = False
+        self._only: Dict[Work, Tuple[int, ...]] = {}
+        self.simulated = 0
         self.cards = [_Card(sc) for sc in self.scenarios]
         self.base = self.cards[0]
         self.round = 0
@@ -176,11 +194,61 @@ class PerCardPlan:
         out, self._work = self._work, []
         return out
 
+    def chunk_options(self, item: Work) -> Dict[str, object]:
+        """``sweep.run_chunk``'s keyword arguments for a chunk of ``work()``: the draw, what the
+        baseline keeps, and (replays) the only matches a card's chunk plays."""
+        s_index = item[0]
+        out: Dict[str, object] = {"keep_meters": self.keep_meters(s_index), "draw": self.draw}
+        if self.replay_only:
+            if s_index == 0:
+                out["keep_picked"] = True
+            else:
+                out["only"] = self._only[item]
+        return out
+
     def add(self, item: Work, tally: Tally) -> None:
         """A played chunk of the current round."""
         s_index, start, count = item
+        self.simulated += tally.matches
+        if self.replay_only and s_index:
+            tally = self._complete(item, tally)
         self.cards[s_index].pieces[start] = tally
         self.done += count
+
+    def _replays(self, item: Work) -> Tuple[int, ...]:
+        """The matches of ``item`` (a card's chunk) whose baseline picked the card."""
+        s_index, start, count = item
+        t = self.base.tally
+        assert t is not None and self.scenarios[s_index].without is not None
+        c = self.index.card_index[self.scenarios[s_index].without]
+        nb = 8 * (len(self.index.card_ids) // 64 + 1)
+        column = t.picked[start * nb + c // 8:(start + count) * nb:nb]
+        return tuple(compress(range(start, start + count), column.translate(_HAS_BIT[c % 8])))
+
+    def _complete(self, item: Work, played: Tally) -> Tally:
+        """A card's chunk as if every match had been played: the baseline's outcomes with the
+        replayed matches' own in their place. Its ``end_sum`` / ``end_sq`` are what the replays
+        change (replayed minus the baseline's on those matches): ``result`` adds the
+        baseline's over the card's matches."""
+        _, start, count = item
+        only = self._only.pop(item)
+        b = self.base.tally
+        assert b is not None and played.matches == len(only)
+        k = len(self.index.meter_ids)
+        out = Tally(len(self.index.card_ids), k)
+        cat = bytearray(b.catastrophe[start:start + count])
+        for j, i in enumerate(only):
+            cat[i - start] = played.catastrophe[j]
+        meters = b.end_meters
+        theirs = b"".join([meters[i * k:(i + 1) * k] for i in only])
+        for m in range(k):
+            part = theirs[m::k]
+            out.end_sum[m] = played.end_sum[m] - sum(part)
+            out.end_sq[m] = played.end_sq[m] - sum(map(operator.mul, part, part))
+        out.matches = count
+        out.catastrophe = cat
+        out.catastrophes = cat.count(1)
+        return out
 
     def progress(self) -> Progress:
         planned = sum(max(c.target, c.played) for c in self.cards)
@@ -188,9 +256,15 @@ class PerCardPlan:
         return Progress(self.done, planned, settled, len(self.cards) - 1, self.round)
 
     def end_round(self) -> None:
-        """Merge the round's chunks (all must have been added), measure, plan the next."""
+        """Merge the round's chunks (all must have been added), measure, plan the next. With
+        replays a round has two steps: the baseline first (its picks say what the cards
+        replay), then the cards; the first call after the baseline's chunks plans the cards."""
         base = self.base
         self._merge(base)
+        if self._awaiting_cards:
+            self._awaiting_cards = False
+            self._plan_work(cards=True)
+            return
         for card in self.cards[1:]:
             if card.settled:
                 continue
@@ -237,17 +311,25 @@ class PerCardPlan:
             target = max(n + STEP, STEP * math.ceil(need / STEP))
             card.target = min(self.max_matches, target)
 
-    def _plan_work(self) -> None:
-        """Chunks from each scenario's played matches to its target."""
+    def _plan_work(self, cards: bool = False) -> None:
+        """Chunks from each scenario's played matches to its target (with replays: the
+        baseline's alone, then, with ``cards``, the cards')."""
         work: List[Work] = []
-        for card in self.cards:
+        if self.replay_only and not cards:
+            self._awaiting_cards = True
+        for i, card in enumerate(self.cards):
             if card.settled or card.played >= card.target:
+                continue
+            if self.replay_only and (i == 0) == cards:
                 continue
             stops = set(range(card.played + self.chunk, card.target, self.chunk))
             stops.add(card.target)
             start = card.played
             for stop in sorted(stops):
-                work.append((card.scenario.index, start, stop - start))
+                item = (card.scenario.index, start, stop - start)
+                if self.replay_only and i:
+                    self._only[item] = self._replays(item)
+                work.append(item)
                 start = stop
         self._work = work
 
@@ -289,16 +371,22 @@ class PerCardPlan:
             for card in self.cards[1:]:
                 t, cid = card.tally, card.scenario.without
                 assert t is not None and cid is not None
+                mine = MeterSums(t.matches, tuple(t.end_sum), tuple(t.end_sq))
+                if self.replay_only:  # the replays' changes over the baseline's (_complete)
+                    theirs = base_sums[t.matches]
+                    mine = MeterSums(t.matches,
+                                     tuple(map(operator.add, mine.end_sum, theirs.end_sum)),
+                                     tuple(map(operator.add, mine.end_sq, theirs.end_sq)))
                 figures.append(CardFigures(
-                    cid, modes[cid], t.matches, t.catastrophes, card.up, card.down,
-                    MeterSums(t.matches, tuple(t.end_sum), tuple(t.end_sq)),
+                    cid, modes[cid], t.matches, t.catastrophes, card.up, card.down, mine,
                     base_sums[t.matches], draws.get(cid, 0.0), card.precise))
             order = {c: i for i, c in enumerate(index.card_ids)}
             effects = rank_effects(figures, index.meter_ids, self.fdr, order)
         return PerCardResult(effects, baseline, self.deck.nome, self.seed, self.policy,
                              self.half_width_pp, self.max_matches, self.fdr,
                              sum(c.played for c in self.cards), self.round,
-                             len(self.cards) - 1, kernel, workers, interrupted, stopped_by)
+                             len(self.cards) - 1, kernel, workers, interrupted, stopped_by,
+                             self.simulated)
 
 
 # -- running on processes -------------------------------------------------------------------------
@@ -358,7 +446,7 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
                     s_index, start, count = item
                     fut = executor.submit(run_chunk, deck_json, params, policy, seed, start,
                                           count, kernel, plan.scenarios[s_index].without,
-                                          plan.keep_meters(s_index))
+                                          **plan.chunk_options(item))
                     futures[fut] = item
                     if fut.done():
                         finish(fut)

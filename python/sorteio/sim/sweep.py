@@ -23,7 +23,7 @@ import sys
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..compiled import compile_deck
 from ..deck import Deck, Parameters
@@ -104,16 +104,22 @@ def _remember(deck_json: str, fd: FastDeck) -> FastDeck:
 
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
               count: int, kernel: Optional[str] = None, without: Optional[str] = None,
-              keep_meters: bool = False) -> Tally:
+              keep_meters: bool = False, draw: str = "standard", keep_picked: bool = False,
+              only: Optional[Sequence[int]] = None) -> Tally:
     """Matches ``start .. start+count-1`` of one scenario. Plain picklable arguments and a
     picklable result, so any ``concurrent.futures`` executor can run it. ``kernel``: ``c``,
     ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports.
     ``without``: a card id to leave out of the deck (``percard``); ``keep_meters``: record every
-    match's ending meters (``Tally.end_meters``, for paired meter comparisons)."""
+    match's ending meters (``Tally.end_meters``, for paired meter comparisons); ``draw``:
+    ``standard`` or ``keyed`` (the per-card study's pairs, ``kernel.play_matches``);
+    ``keep_picked``: record each match's picked cards (``Tally.picked``); ``only``: play just
+    these match numbers (in ``start .. start+count-1``, ascending), not the whole range."""
     base = seed * SEED_STRIDE
-    return play_matches(_fast_deck(deck_json, params, without),
-                        range(base + start, base + start + count), policy, kernel_choice=kernel,
-                        keep_meters=keep_meters)
+    seeds = (range(base + start, base + start + count) if only is None
+             else [base + i for i in only])
+    return play_matches(_fast_deck(deck_json, params, without), seeds, policy,
+                        kernel_choice=kernel, keep_meters=keep_meters, draw=draw,
+                        keep_picked=keep_picked)
 
 
 def _ignore_sigint() -> None:

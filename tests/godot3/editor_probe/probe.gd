@@ -7,14 +7,31 @@ extends EditorPlugin
 #   --state=/abs/saved.json  a saved match for the preview from a state
 #   --shot=/abs/out.png      also capture the editor window (needs a display: godot3 on Xvfb)
 #   --expect-failure         only press Validar, expecting the bridge to fail (a bad Python)
+#   --import-only            only the deck import checks (issue 15): the Inspector's summary of
+#                            a SorteioDeck, its stored fields, the Output's lines, a re-import
+#   --play-main              only open the demo's scenes and press Play (the main scene), then Stop
 
 const TIMEOUT_MS := 100000
+const BROKEN := "res://decks/quebrado.json"
+const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+# What --play-main opens before pressing Play (the demo's scenes).
+const PLAY_SCENES := [
+	"res://scenes/header_view.tscn",
+	"res://scenes/meters_view.tscn",
+	"res://scenes/actors_view.tscn",
+	"res://scenes/card_view.tscn",
+	"res://scenes/draw_log.tscn",
+	"res://main.tscn",
+]
 
 var _frames := 0
 var _started := false
 var _state := ""
 var _shot := ""
 var _expect_failure := false
+var _import_only := false
+var _play_main := false
+var _play_frames := 0
 var _done := {}
 var _quit_at := -1
 
@@ -27,6 +44,10 @@ func _enter_tree() -> void:
 			_shot = arg.substr(7)
 		elif arg == "--expect-failure":
 			_expect_failure = true
+		elif arg == "--import-only":
+			_import_only = true
+		elif arg == "--play-main":
+			_play_main = true
 	set_process(true)
 
 
@@ -42,9 +63,17 @@ func _process(_delta: float) -> void:
 	if _frames == 30 and not _started:  # let the editor finish starting and importing
 		_started = true
 		_run()
+	elif _started and _play_main:
+		_play_step()
 
 
 func _run() -> void:
+	if _play_main:
+		return  # _process steps it (_play_step)
+	if _import_only:
+		yield(_import_checks(), "completed")
+		_finish(true, "")
+		return
 	var panel = get_editor_interface().get_base_control().find_node("SorteioPanel", true, false)
 	if panel == null:
 		_finish(false, "no SorteioPanel in the editor")
@@ -149,13 +178,122 @@ func _imported() -> Dictionary:
 			out[path] = null
 			continue
 		out[path] = {
-			"class": deck.get_script().resource_path if deck.get_script() else "",
+			"is_deck": deck is DeckResource,
 			"valid": deck.valid,
 			"name": deck.deck_name,
 			"problems": deck.problems.size(),
 			"text": deck.json_text.length(),
 		}
 	return out
+
+
+func _play_step() -> void:
+	# As a designer runs the demo: its scenes open in the editor, then Play (which saves the
+	# open scenes first), a moment of the game, then Stop. A step per frame, no coroutine: Play
+	# runs editor frames inside its own call (the save's progress dialog), which resumed a
+	# yield of a coroutine out of turn.
+	var editor := get_editor_interface()
+	_play_frames += 1
+	if _play_frames == 1:
+		for scene in PLAY_SCENES:  # main.tscn last: the scene in front when Play is pressed
+			editor.open_scene_from_path(scene)
+	elif _play_frames == 10:
+		editor.play_main_scene()
+	elif _play_frames == 70:
+		var playing := editor.is_playing_scene()
+		editor.stop_playing_scene()
+		_emit("played", {"playing": playing}, 0)
+		_finish(playing, "" if playing else "the main scene did not start")
+
+
+func _import_checks():
+	# Issue 15 "Import": what a designer sees of an imported deck, then an edit and re-import.
+	var deck = load(BROKEN)
+	var usage := {}
+	for prop in deck.get_property_list():
+		if prop["name"] in ["json_text", "source_path", "deck_name", "valid", "problems"]:
+			usage[prop["name"]] = prop["usage"]
+	get_editor_interface().inspect_object(deck)
+	for _i in range(3):
+		yield(get_tree(), "idle_frame")
+	var inspector := get_editor_interface().get_inspector()
+	var summary = inspector.find_node("SorteioDeckSummary", true, false)
+	_emit(
+		"inspector",
+		{
+			"summary": summary.text if summary != null else null,
+			"usage": usage,
+			"is_deck": deck is DeckResource,
+		},
+		0
+	)
+	_emit("output", _output_lines(), 0)
+	_emit("dock", _dock_tooltips(["res://decks/bom.json", BROKEN, "res://outro.json"]), 0)
+	print("PROBE-REIMPORT begin")
+	var file := File.new()
+	file.open(BROKEN, File.READ)
+	var text := file.get_as_text()
+	file.close()
+	file.open(BROKEN, File.WRITE)
+	file.store_string(text + "\n")  # a designer's edit: the editor notices and re-imports it
+	file.close()
+	var fs := get_editor_interface().get_resource_filesystem()
+	fs.scan()
+	var frames := 0
+	while fs.is_scanning() or frames < 30:
+		frames += 1
+		yield(get_tree(), "idle_frame")
+	deck = load(BROKEN)
+	_emit(
+		"reimported",
+		{
+			"valid": deck.valid,
+			"problems": deck.problems.size(),
+			"newline": deck.json_text.ends_with("\n")
+		},
+		0
+	)
+	print("PROBE-REIMPORT end")
+
+
+func _dock_tooltips(paths: Array) -> Dictionary:
+	# The tooltip of each path's item in the FileSystem dock's tree ("" unmarked, null absent).
+	var out := {}
+	for path in paths:
+		out[path] = null
+	for tree in _find_class(get_editor_interface().get_file_system_dock(), "Tree"):
+		var stack := [tree.get_root()]
+		while not stack.empty():
+			var item: TreeItem = stack.pop_back()
+			while item != null:
+				if item.get_metadata(0) in paths:
+					out[item.get_metadata(0)] = item.get_tooltip(0)
+				if item.get_children() != null:
+					stack.append(item.get_children())
+				item = item.get_next()
+	return out
+
+
+func _output_lines() -> Array:
+	# The text of the editor's Output panel (EditorLog), the lines the importer printed.
+	var out := []
+	var log_nodes := _find_class(get_editor_interface().get_base_control(), "EditorLog")
+	for log_node in log_nodes:
+		for label in _find_class(log_node, "RichTextLabel"):
+			for line in label.text.split("\n"):
+				if "sorteio" in line:
+					out.append(line)
+	return out
+
+
+func _find_class(node: Node, name: String) -> Array:
+	# Every node of class `name` at or under `node`.
+	var found := []
+	if node.get_class() == name:
+		found.append(node)
+	for child in node.get_children():
+		found += _find_class(child, name)
+	return found
 
 
 func _capture(panel: Control):

@@ -5,8 +5,13 @@ extends EditorImportPlugin
 # said about it, and every problem is printed to the editor's Output (file, card id, field).
 # A JSON file that is not a deck (no "cartas") imports as an empty, invalid SorteioDeck without
 # a word. Turn the importer off with the project setting sorteio/import_json_decks = false.
+#
+# Problems are printed (printerr for errors: red in the Output; print for warnings), not pushed
+# as engine warnings, as the Godot 4 importer does: a broken deck is the designer's work in
+# progress, not an engine fault, and Godot 3 passes a pushed message through a Latin-1 C string
+# on its way to the Output, which lost every "§" of the messages (issue 15).
 
-const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+const DECK_SCRIPT := "res://addons/sorteio/sorteio_deck.gd"
 
 var bridge = null  # editor_bridge.gd, shared with the panel
 
@@ -60,7 +65,7 @@ func import(source_file: String, save_path: String, _options, _platforms, _gen_f
 	if file.open(source_file, File.READ) != OK:
 		push_error("sorteio: cannot read %s" % source_file)
 		return ERR_CANT_OPEN
-	var deck := DeckResource.new()
+	var deck = new_deck()
 	deck.json_text = file.get_as_text()
 	file.close()
 	deck.source_path = source_file
@@ -75,6 +80,23 @@ func import(source_file: String, save_path: String, _options, _platforms, _gen_f
 	return ResourceSaver.save("%s.%s" % [save_path, get_save_extension()], deck)
 
 
+static func new_deck() -> Resource:
+	# A SorteioDeck whose script is a one-line built-in subclass saved inside the imported file.
+	# Godot 3.2's filesystem scan re-imports every dependency of a re-imported file as well
+	# (EditorFileSystem::_update_scan_actions); with sorteio_deck.gd itself as the script, the
+	# script was such a dependency: its re-import failed ("BUG: File queued for import, but
+	# can't be imported!", "Method failed.") and the editor then reloaded it ("Another resource
+	# is loaded from path ... (possible cyclic resource inclusion)"), on every edit of a deck
+	# (issue 15). A built-in script is part of the file, not a dependency; it extends the class,
+	# so `deck is SorteioDeck` (and the node's checks) still hold.
+	var script := GDScript.new()
+	script.source_code = 'tool\nextends "%s"\n' % DECK_SCRIPT
+	script.reload()
+	var deck := Resource.new()
+	deck.set_script(script)
+	return deck
+
+
 func _validate(deck: Resource, source_file: String) -> void:
 	if bridge == null:
 		return
@@ -84,16 +106,15 @@ func _validate(deck: Resource, source_file: String) -> void:
 	if not reply.get("ok", false):
 		var error: Dictionary = reply.get("error", {})
 		var message: String = "could not validate: %s" % error.get("message", "?")
-		deck.problems = [
-			{
-				"severity": "error",
-				"file": source_file,
-				"card_id": null,
-				"field": "(python)",
-				"message": message
-			}
-		]
-		push_warning("sorteio: %s: %s" % [source_file, message])
+		var row := {
+			"severity": "error",
+			"file": source_file,
+			"card_id": null,
+			"field": "(python)",
+			"message": message
+		}
+		deck.problems = [row]
+		_print_row(row)
 		return
 	var result: Dictionary = reply["result"]
 	deck.valid = bool(result["valid"])
@@ -101,10 +122,24 @@ func _validate(deck: Resource, source_file: String) -> void:
 	if result["summary"] != null:
 		deck.deck_name = str(result["summary"]["nome"])
 	for row in deck.problems:
-		var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
-		push_warning(
+		row["file"] = source_file  # the res:// path the designer knows, not the absolute one
+		_print_row(row)
+	if not deck.valid:
+		printerr(
 			(
-				"sorteio %s: %s: %s%s: %s"
-				% [row["severity"], source_file, card, row["field"], row["message"]]
+				"sorteio: %s does not validate: %d problem(s); the Sorteio panel lists them (Validar)"
+				% [source_file, result["errors"].size()]
 			)
 		)
+
+
+static func _print_row(row: Dictionary) -> void:
+	var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
+	var text: String = (
+		"sorteio %s: %s: %s%s: %s"
+		% [row["severity"], row["file"], card, row["field"], row["message"]]
+	)
+	if row["severity"] == "error":
+		printerr(text)
+	else:
+		print(text)

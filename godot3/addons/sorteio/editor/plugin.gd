@@ -3,7 +3,9 @@ extends EditorPlugin
 # The editor side of the addon (none of it is exported with a game):
 # - enabling the plugin registers the autoload `Sorteio` (a SorteioNode); disabling removes it;
 # - the Sorteio bottom panel (panel.gd): validate, coverage, preview, simulate a deck;
-# - the importer that turns deck JSON files into SorteioDeck resources (deck_import_plugin.gd).
+# - the importer that turns deck JSON files into SorteioDeck resources (deck_import_plugin.gd);
+# - what a SorteioDeck's import found, read-only, in the Inspector (deck_inspector_plugin.gd);
+# - invalid decks in red in the FileSystem dock (filesystem_marks.gd).
 # Panel and importer share one Python bridge (editor_bridge.gd), started when first needed.
 
 const AUTOLOAD_NAME := "Sorteio"
@@ -14,10 +16,14 @@ const SETTING_IMPORT := "sorteio/import_json_decks"
 const EDITOR_BRIDGE := "res://addons/sorteio/editor/editor_bridge.gd"
 const PANEL := "res://addons/sorteio/editor/panel.gd"
 const DECK_IMPORTER := "res://addons/sorteio/editor/deck_import_plugin.gd"
+const DECK_INSPECTOR := "res://addons/sorteio/editor/deck_inspector_plugin.gd"
+const FILESYSTEM_MARKS := "res://addons/sorteio/editor/filesystem_marks.gd"
 
 var bridge = null
 var panel: Control = null
 var importer: EditorImportPlugin = null
+var inspector: EditorInspectorPlugin = null
+var marks: Node = null
 
 
 func enable_plugin() -> void:
@@ -40,9 +46,21 @@ func _enter_tree() -> void:
 		importer = load(DECK_IMPORTER).new()
 		importer.bridge = bridge
 		add_import_plugin(importer)
+	inspector = load(DECK_INSPECTOR).new()
+	add_inspector_plugin(inspector)
+	if importer != null:
+		marks = load(FILESYSTEM_MARKS).new()
+		add_child(marks)
+		marks.start(get_editor_interface())
 
 
 func _exit_tree() -> void:
+	if marks != null:
+		marks.free()
+		marks = null
+	if inspector != null:
+		remove_inspector_plugin(inspector)
+		inspector = null
 	if importer != null:
 		remove_import_plugin(importer)
 		importer = null

@@ -1,0 +1,112 @@
+@tool
+extends VBoxContainer
+## The Sorteio panel's "Prévia" tab (editor only): the next turn (Python's [code]preview[/code]),
+## from the start or from a saved match, with each card's reason, the option the chosen player
+## takes and the meters after it.
+
+## The CSV export of this tab's rows was asked for.
+signal export_requested(what: String)
+
+const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
+const Link := preload("res://addons/sorteio/editor/panel_link.gd")
+
+## The turn, one row per event.
+var tree: Tree
+var _link: Link
+var _state_edit: LineEdit
+var _seed: SpinBox
+var _player: OptionButton
+var _state_dialog: EditorFileDialog
+
+
+func _init(link: Link) -> void:
+	_link = link
+	name = "Prévia"
+	var row := HBoxContainer.new()
+	add_child(row)
+	row.add_child(Ui.label("Partida salva:"))
+	_state_edit = LineEdit.new()
+	_state_edit.placeholder_text = "vazio: o início da partida"
+	_state_edit.size_flags_horizontal = SIZE_EXPAND_FILL
+	row.add_child(_state_edit)
+	_state_dialog = Ui.file_dialog(
+		link.panel,
+		["*.json ; Partida salva"],
+		EditorFileDialog.FILE_MODE_OPEN_FILE,
+		func(path: String) -> void: _state_edit.text = path
+	)
+	_state_dialog.access = EditorFileDialog.ACCESS_FILESYSTEM
+	row.add_child(Ui.button("…", func() -> void: _state_dialog.popup_file_dialog()))
+	row.add_child(Ui.label("semente:"))
+	_seed = Ui.spin(0, 2147483647, 0)
+	row.add_child(_seed)
+	row.add_child(Ui.label("jogador:"))
+	_player = Ui.players()
+	row.add_child(_player)
+	tree = Ui.tree("turno", 6, [1, 2, 1, 4, 2, 3])
+	var box := VBoxContainer.new()
+	Ui.with_export(box, tree, func() -> void: export_requested.emit("preview"))
+	add_child(box)
+
+
+## Preview: the next turn from the start, or from a saved match at [param state_path] ("":
+## the field's).
+func run(state_path: String = "") -> void:
+	if state_path != "":
+		_state_edit.text = state_path
+	var state := _state_edit.text.strip_edges()
+	var params := {
+		"deck": _link.deck_for_python(),
+		"seed": int(_seed.value),
+		"policy": Ui.PLAYERS[_player.selected][0],
+		"state": null
+	}
+	if state != "":
+		params["state"] = Link.globalize(state)
+	var reply := await _link.request("preview", params)
+	if _link.answer("preview", reply):
+		show_result(reply["result"])
+
+
+## Shows a [code]preview[/code] result and this tab.
+func show_result(result: Dictionary) -> void:
+	var root := Ui.reset(
+		tree, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida", "medidores depois"]
+	)
+	if result["start_text"] != null:
+		var start := tree.create_item(root)
+		start.set_text(0, "início")
+		start.set_text(3, str(result["start_text"]))
+	for row: Dictionary in result["rows"]:
+		var item := tree.create_item(root)
+		if row["event"] == "turn_started":
+			item.set_text(0, "Ano %d" % int(row["year"]))
+			var texts: Array[String] = []
+			for ob: Dictionary in row["mandatory"]:
+				texts.append(str(ob["texto"]))
+			item.set_text(3, "obrigatórias: " + (", ".join(texts) if texts else "nenhuma"))
+		elif row["event"] == "card_played":
+			item.set_text(0, "%d.%d" % [int(row["year"]), int(row["slot"])])
+			item.set_text(1, "%s «%s»" % [row["card_id"], row["titulo"]])
+			item.set_text(2, str(row.get("modo_texto", row["modo"])))
+			item.set_text(3, str(row["reason_text"]))
+			item.set_text(4, str(row["option_text"]))
+			item.set_text(5, str(row["meters_text"]))
+		else:
+			item.set_text(0, "fim do ano %d" % int(row["year"]))
+			item.set_text(
+				3, "%d cartas%s" % [int(row["cards"]), " (turno curto)" if row["short"] else ""]
+			)
+		for c in 6:
+			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
+	if result["ending"] != null:
+		var end := tree.create_item(root)
+		end.set_text(0, "fim")
+		end.set_text(3, str(result["ending"]))
+	_link.set_status(
+		(
+			"prévia do próximo turno (%s)"
+			% ("do estado salvo" if result["from"] == "state" else "do início")
+		)
+	)
+	_link.tabs.current_tab = 3

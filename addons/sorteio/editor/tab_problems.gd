@@ -1,0 +1,83 @@
+@tool
+extends VBoxContainer
+## The Sorteio panel's "Problemas" tab (editor only): every problem of the deck (Python's
+## [code]validate[/code] answer), one row each with file, card id and field; choosing a row asks
+## the card table to select that card and field.
+
+## A problem row was chosen: [param field] is its field path ([code]cartas.3.modo[/code]).
+signal field_chosen(field: String)
+## The CSV export of this tab's rows was asked for.
+signal export_requested(what: String)
+
+const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
+const Link := preload("res://addons/sorteio/editor/panel_link.gd")
+
+## The problems, one row each.
+var tree: Tree
+var _link: Link
+
+
+func _init(link: Link) -> void:
+	_link = link
+	tree = Ui.tree("Problemas", 5, [0, 1, 1, 2, 5])
+	tree.item_selected.connect(_on_problem_selected)
+	Ui.with_export(self, tree, func() -> void: export_requested.emit("validate"))
+
+
+## Validate: every problem of the deck, one row each.
+func run() -> void:
+	var reply := await _link.request("validate", {"deck": _link.deck_for_python()})
+	if _link.answer("validate", reply):
+		show_result(reply["result"])
+
+
+## Shows a [code]validate[/code] result (also the one a card edit returns), and this tab when
+## [param switch_tab].
+func show_result(result: Dictionary, switch_tab: bool = true) -> void:
+	var root := Ui.reset(tree, ["", "arquivo", "carta", "campo", "problema"])
+	for row: Dictionary in result["errors"] + result["warnings"]:
+		var item := tree.create_item(root)
+		var error: bool = row["severity"] == "error"
+		item.set_text(0, "erro" if error else "aviso")
+		item.set_custom_color(0, Link.ERROR_COLOR if error else Link.WARNING_COLOR)
+		item.set_text(1, str(row["file"]).get_file())
+		item.set_text(2, str(row["card_id"]) if row["card_id"] != null else "-")
+		item.set_text(3, str(row["field"]))
+		item.set_text(4, str(row["message"]))
+		item.set_metadata(0, row)
+		for c in 5:
+			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
+	var summary: Variant = result["summary"]
+	if result["valid"]:
+		_link.set_status(
+			(
+				"%s: válido — %d cartas (%d jogáveis), %d aviso(s)"
+				% [
+					summary["nome"],
+					int(summary["cards"]),
+					int(summary["playable"]),
+					result["warnings"].size()
+				]
+			),
+			Link.OK_COLOR
+		)
+	else:
+		_link.set_status(
+			"%d problema(s) no baralho; escolha um para ver a carta" % result["errors"].size(),
+			Link.ERROR_COLOR
+		)
+	if switch_tab:
+		_link.tabs.current_tab = 1
+
+
+## Selects the problem row [param row_index], as a click does.
+func select_problem(row_index: int) -> void:
+	tree.get_root().get_child(row_index).select(0)  # emits item_selected
+
+
+func _on_problem_selected() -> void:
+	var item := tree.get_selected()
+	if item == null:
+		return
+	var row: Dictionary = item.get_metadata(0)
+	field_chosen.emit(str(row["field"]))

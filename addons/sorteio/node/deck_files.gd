@@ -1,0 +1,136 @@
+extends RefCounted
+## Where Python reads a [SorteioNode]'s deck from: a res:// path, a built-in deck name, a
+## [SorteioDeck] resource or a save's deck, turned into a path Python can open (a user:// copy
+## when the deck lives inside an exported pack, removed once Python read it).
+
+## Called with (message, code) when a deck cannot be handed to Python: the node's report.
+var report: Callable
+var _temporary_files: PackedStringArray = []
+
+
+func _init(reporter: Callable) -> void:
+	report = reporter
+
+
+## [the deck as the game names it, what Python gets] for [param deck] (a path String or a
+## [SorteioDeck]; "" falls back to [param resource], then [param path], then the project
+## setting [code]sorteio/deck[/code]), or [] after reporting the problem.
+func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
+	var chosen: SorteioDeck = null
+	if deck is SorteioDeck:
+		chosen = deck
+	elif deck is String and deck == "" and resource != null:
+		chosen = resource
+	elif not deck is String:
+		report.call(
+			"deck must be a path String or a SorteioDeck, not %s" % type_name(deck),
+			SorteioNode.CODE_BAD_REQUEST
+		)
+		return []
+	if chosen != null:
+		return [chosen.resource_path, _resource_for_python(chosen)]
+	if deck == "":
+		deck = (
+			path if path != "" else str(ProjectSettings.get_setting(SorteioNode.SETTING_DECK, ""))
+		)
+	var given: String = resolved(deck)
+	var readable: Variant = for_python(given)
+	if readable == null and given != "":
+		return []
+	return [given, readable]
+
+
+## [param path] as Godot resolves it: a relative file path ("decks/meu.json") is read from
+## res:// (it only worked in the editor's working folder before, and broke once exported).
+## Built-in deck names ("padrao") have no "/" and no ".json"; they, absolute, res:// and user://
+## paths are kept.
+static func resolved(path: String) -> String:
+	if path == "" or path.begins_with("res://") or path.begins_with("user://"):
+		return path
+	if path.is_absolute_path() or (not "/" in path and path.get_extension() != "json"):
+		return path
+	return "res://" + path.trim_prefix("./")
+
+
+## An absolute path Python can read for [param path]; null for the default deck (""), and null
+## after reporting a res:// deck that is not there.
+func for_python(path: String) -> Variant:
+	if path == "":
+		return null
+	if not (path.begins_with("res://") or path.begins_with("user://")):
+		return path  # absolute path or a built-in deck name ("padrao", "curto")
+	if path.begins_with("user://"):
+		return ProjectSettings.globalize_path(path)
+	if _on_disk(path):
+		return ProjectSettings.globalize_path(path)  # res:// is a folder on disk (the editor)
+	if FileAccess.file_exists(path):
+		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
+		return _copy(FileAccess.get_file_as_string(path), path.get_file())
+	if ResourceLoader.exists(path):
+		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
+		var imported: SorteioDeck = load(path) as SorteioDeck
+		if imported != null:
+			return _copy(imported.json_text, path.get_file())
+	report.call(
+		(
+			(
+				"no deck file at %s (deck_path, start_match or the save's deck); "
+				+ "a relative path is read from res://"
+			)
+			% path
+		),
+		SorteioNode.CODE_DECK_ERROR
+	)
+	return null
+
+
+## Removes the user:// copies made for Python (it has read them once a request returned).
+func remove_temporary_files() -> void:
+	for path: String in _temporary_files:
+		if FileAccess.file_exists(path):
+			DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	_temporary_files.clear()
+
+
+## How a message names what [param value] is (a deck or a save that is not one).
+static func type_name(value: Variant) -> String:
+	match typeof(value):
+		TYPE_NIL:
+			return "null (an empty or corrupt save file?)"
+		TYPE_STRING:
+			return "text"
+		TYPE_ARRAY:
+			return "an Array"
+	return "a value of type %s" % type_string(typeof(value))
+
+
+static func _on_disk(path: String) -> bool:
+	# True when the res:// file is a file Python can open: res:// maps to a folder (the editor,
+	# a project run from its folder), not to a pack (an export, --main-pack, where the
+	# "globalized" path is relative or names nothing).
+	var absolute: String = ProjectSettings.globalize_path(path)
+	return absolute.is_absolute_path() and FileAccess.file_exists(absolute)
+
+
+func _resource_for_python(resource: SorteioDeck) -> String:
+	# Its source file while it is on disk (the editor, a run from the project folder), else the
+	# text the resource carries, copied where Python can read it.
+	var path: String = (
+		resource.source_path if resource.source_path != "" else resource.resource_path
+	)
+	if path.begins_with("res://") and path.get_extension() == "json":
+		if _on_disk(path):
+			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
+	var file_name: String = path.get_file() if path != "" else "resource.json"
+	return _copy(resource.json_text, file_name)
+
+
+func _copy(text: String, file_name: String) -> String:
+	# Absolute path of a user:// copy holding [param text], removed once Python read it.
+	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
+	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
+	if target != null:
+		target.store_string(text)
+		target.close()
+		_temporary_files.append(copy)
+	return ProjectSettings.globalize_path(copy)

@@ -1,0 +1,41 @@
+tool
+extends EditorInspectorPlugin
+# What a SorteioDeck's import found, read-only, at the top of the Inspector: valid or not (in
+# red when not, with every problem: card id, field, message) and which file to edit. Godot 3
+# has no read-only property, and an imported resource cannot be saved, so the deck's fields are
+# stored, not exported (sorteio_deck.gd): typing in them lost the edit (issue 15).
+
+const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+const SUMMARY_NAME := "SorteioDeckSummary"
+const ERROR_COLOR := Color(1.0, 0.47, 0.42)
+const VALID_COLOR := Color(0.45, 0.85, 0.5)
+
+
+func can_handle(object: Object) -> bool:
+	return object is DeckResource
+
+
+func parse_begin(object: Object) -> void:
+	var label := Label.new()
+	label.name = SUMMARY_NAME
+	label.autowrap = true
+	label.text = summary(object)
+	label.add_color_override("font_color", VALID_COLOR if object.valid else ERROR_COLOR)
+	add_custom_control(label)
+
+
+static func summary(deck: Resource) -> String:
+	# The text shown: one line of verdict, one per problem, then where to edit the deck.
+	var lines := []
+	var file: String = deck.source_path if deck.source_path != "" else deck.resource_path
+	if deck.valid:
+		lines.append("Sorteio deck '%s': valid" % deck.deck_name)
+	elif deck.problems.empty():
+		lines.append('%s is not a Sorteio deck (no "cartas")' % file)
+	else:
+		lines.append("INVALID deck: %s does not validate" % file)
+	for row in deck.problems:
+		var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
+		lines.append("%s: %s%s: %s" % [row["severity"], card, row["field"], row["message"]])
+	lines.append("Imported from %s: edit that file (or check it in the Sorteio panel)." % file)
+	return PoolStringArray(lines).join("\n")
