@@ -77,11 +77,12 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    simulates decks, and every deck JSON in the project is imported as a `SorteioDeck`.
 
 5. Play: `Sorteio.start_match(seed, "padrao")` (the built-in deck) or give the node a deck of
-   your own (`deck_path` or `deck_resource`). `addons/sorteio/README.md` has the whole API and an
-   example that plays a match.
+   your own (`deck_path` or `deck_resource`). [addons/sorteio/README.md](addons/sorteio/README.md)
+   is the user guide, with a whole game; [the reference](addons/sorteio/docs/reference.md) has
+   every call, signal and constant.
 
 The editor panel, the importer and this wheel stay out of exported games when the export
-preset's exclude filter has `addons/sorteio/editor/*` (see the addon README, "Exported games").
+preset's exclude filter has `addons/sorteio/editor/*` (the addon README, "Ship it").
 License: MIT (`LICENSE`).
 """
 
@@ -231,18 +232,22 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
     wheel, compiled = wheels
     text = INSTALL_GODOT4 if line == "godot4" else INSTALL_GODOT3
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        guides = ""
         for path, rel in addon_files(ADDONS[line]):
-            if rel.as_posix() == "README.md" and line == "godot3":
-                # Its link to the protocol climbs out of godot3/ in the repository; in the zip,
-                # docs/ sits beside addons/.
-                readme = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
-                zf.writestr(f"{top}/addons/sorteio/README.md", readme)
+            if rel.suffix == ".md" and line == "godot3":
+                # Its links out of the addon (the protocol, the CHANGELOG) climb out of godot3/
+                # in the repository, one folder more than in the zip, where docs/ and the
+                # CHANGELOG sit beside addons/.
+                climb = "../" * len(rel.parts)
+                page = path.read_text("utf-8").replace("../" + climb + "../", climb + "../")
+                zf.writestr(f"{top}/addons/sorteio/{rel.as_posix()}", page)
             else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
-        # What the README links in the repository's docs/ (the protocol both addons share, the
-        # panel's picture) goes to docs/ beside addons/, where its ../../docs/ links land.
-        readme = (ADDONS[line] / "README.md").read_text("utf-8")
-        for name in sorted(set(re.findall(r"\.\./\.\./(?:\.\./)?docs/([\w.-]+)", readme))):
+            if rel.suffix == ".md":
+                guides += path.read_text("utf-8")
+        # What the addon's pages link in the repository's docs/ (the protocol both addons share,
+        # the panel's picture) goes to docs/ beside addons/, where their links land.
+        for name in sorted(set(re.findall(r"\.\./\.\./(?:\.\./)*docs/([\w.-]+)", guides))):
             if (ROOT / "docs" / name).is_file():
                 zf.write(ROOT / "docs" / name, f"{top}/docs/{name}")
         for built in wheels:

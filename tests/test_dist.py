@@ -72,9 +72,17 @@ def test_the_zip_has_the_asset_library_layout(dist_zip):
                    "addons/sorteio/editor/plugin.gd", "addons/sorteio/editor/panel.gd",
                    "addons/sorteio/icons/sorteio_node.svg", "addons/sorteio/icons/sorteio_deck.svg",
                    f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl",
-                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore"):
+                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore",
+                   "addons/sorteio/docs/reference.md", "addons/sorteio/sorteio_card.gd",
+                   "addons/sorteio/sorteio_option.gd", "addons/sorteio/bridges/scripted_bridge.gd"):
         assert needed in inside, needed
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import"))]
+    # The user guide, the reference and INSTALL.md: every link lands on a file of the zip.
+    for page in ("addons/sorteio/README.md", "addons/sorteio/docs/reference.md", "INSTALL.md"):
+        text = zipfile.ZipFile(dist_zip).read(top + page).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = os.path.normpath(Path(top) / page / ".." / target).replace(os.sep, "/")
+            assert where in names, (page, target)
 
 
 @pytest.mark.godot
