@@ -555,7 +555,9 @@ func _load_state(state: Variant) -> bool:
 			CODE_BAD_REQUEST
 		)
 		return false
-	var sent: Dictionary = _ints((state as Dictionary).duplicate(true))
+	var sent: Dictionary = SorteioBridge.whole_numbers_as_ints(
+		(state as Dictionary).duplicate(true)
+	)
 	var given: Variant = sent.get("deck", "")
 	if given is String:
 		given = _DECK_FILES.resolved(given)
@@ -669,7 +671,8 @@ func _request(method: String, params: Dictionary) -> Variant:
 		return null
 	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
 	@warning_ignore("redundant_await")
-	var reply: Dictionary = _ints(await _bridge.request(method, params))
+	# Whole numbers come as ints: each bridge converts its reply once (SorteioBridge.request).
+	var reply: Dictionary = await _bridge.request(method, params)
 	if record_path != "":
 		_recorder.record(record_path, method, params, reply)
 	if reply.get("ok", false):
@@ -734,7 +737,7 @@ func _install_failed(message: String) -> void:
 	_bridge_failed_at_start(message)
 
 
-# -- reports, numbers ----------------------------------------------------------------------------
+# -- reports --------------------------------------------------------------------------------------
 
 
 func _report(message: String, code: String) -> void:
@@ -743,37 +746,3 @@ func _report(message: String, code: String) -> void:
 	if print_warnings:
 		push_warning("sorteio: %s (%s)" % [message, code])
 	error_occurred.emit(message, code)
-
-
-## [param value] with every integral float made an int, in place for containers: Godot's JSON
-## gives floats, and every number of the protocol's runtime replies is an int.
-static func _ints(value: Variant) -> Variant:
-	# Hot path (every reply, ~1.5 KB for a draw): no Array literal per item, floats done inline.
-	var kind: int = typeof(value)
-	if kind == TYPE_FLOAT:
-		var number: float = value
-		if number == floorf(number) and absf(number) < 9.0e15:
-			return int(number)
-	elif kind == TYPE_DICTIONARY:
-		var dictionary: Dictionary = value
-		for key: Variant in dictionary:
-			var item: Variant = dictionary[key]
-			var item_kind: int = typeof(item)
-			if item_kind == TYPE_FLOAT:
-				var number: float = item
-				if number == floorf(number) and absf(number) < 9.0e15:
-					dictionary[key] = int(number)
-			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
-				_ints(item)
-	elif kind == TYPE_ARRAY:
-		var array: Array = value
-		for at: int in array.size():
-			var item: Variant = array[at]
-			var item_kind: int = typeof(item)
-			if item_kind == TYPE_FLOAT:
-				var number: float = item
-				if number == floorf(number) and absf(number) < 9.0e15:
-					array[at] = int(number)
-			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
-				_ints(item)
-	return value

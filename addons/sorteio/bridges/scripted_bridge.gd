@@ -49,7 +49,8 @@ static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
 	var bridge: SorteioScriptedBridge = SorteioScriptedBridge.new()
 	for exchange: Variant in recording.get("exchanges", []):
 		if exchange is Dictionary:
-			bridge.exchanges.append(exchange)
+			# JSON gave floats: the replies' whole numbers become ints once, here.
+			bridge.exchanges.append(whole_numbers_as_ints(exchange))
 	return bridge
 
 
@@ -58,7 +59,8 @@ static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
 func add_reply(
 	method: String, result: Dictionary, params: Dictionary = {}
 ) -> SorteioScriptedBridge:
-	exchanges.append({"method": method, "params": params, "reply": {"ok": true, "result": result}})
+	var reply: Dictionary = {"ok": true, "result": result.duplicate(true)}
+	exchanges.append({"method": method, "params": params, "reply": whole_numbers_as_ints(reply)})
 	return self
 
 
