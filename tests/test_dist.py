@@ -244,6 +244,14 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
             where = (Path(top) / readme).parent / target
             assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
+    # A project that copied only addons/sorteio/: every link of every document inside it
+    # resolves inside that folder (issue 13 QA: ../../docs/ and ../../CHANGELOG.md broke).
+    addon = top + "addons/sorteio/"
+    for doc in [n for n in names if n.startswith(addon) and n.endswith(".md")]:
+        text = zipfile.ZipFile(dist_zips["godot4"]).read(doc).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = os.path.normpath(Path(doc).parent / target).replace(os.sep, "/")
+            assert where.startswith(addon) and where in names, (doc, target)
     install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
     assert 'enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")' in install
     assert "glibc >= 2.35" in install and "Windows and macOS" in install
