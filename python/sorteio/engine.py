@@ -32,7 +32,6 @@ from .results import (
     TurnStart,
 )
 from .rng import Rng
-from .state import restore_state, save_state
 
 __all__ = ["AWAITING_CHOICE", "DRAWING", "ENDED", "TURN_START", "YEARS", "Engine"]
 
@@ -391,6 +390,8 @@ class Engine:
 
     def to_state(self) -> dict:
         """Whole state as JSON-safe data, RNG included; ``Engine.from_state`` restores it."""
+        from .state import save_state  # imported when used: its models cost every start-up
+
         return save_state(self)
 
     @classmethod
@@ -398,6 +399,8 @@ class Engine:
         """Rebuild a saved match as an engine of this class; it continues exactly.
 
         Raises ``StateError`` listing every problem found (``state.restore_state``)."""
+        from .state import restore_state
+
         engine = cls(deck)
         restore_state(engine, data)
         return engine

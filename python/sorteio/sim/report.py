@@ -279,10 +279,11 @@ def plot_mandatory(sweep: SweepResult) -> str:
             ax.set_xlabel(name)
             if base is not None:
                 ax.axhline(base.mandatory_per_turn, color="grey", lw=1, label="baseline")
-            ax.legend(fontsize=7)
         ax.set_ylabel("mandatory slots per turn")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
+    if names[0] is not None:  # one legend serves every panel (as in plot_rates)
+        axes[0][0].legend(fontsize=7)
     return _svg(fig)
 
 
