@@ -1,6 +1,7 @@
 """CPU time of the whole GDD 06 §7 sweep with its HTML report, and where it goes (issue 16: <= 3 s).
 
     python benchmarks/bench_report.py [--repeat 5] [--matches 3000] [--before REF]
+                                      [--instructions]
 
 First ``sorteio simulate --param cartas_por_turno=6,7,8 --param teto_obrigatorias=2..4
 --param limite_medidor=25..35 --out DIR`` as a user runs it (a new process; user + system CPU
@@ -15,13 +16,17 @@ their ratio. REF's ``python/`` is extracted to a temporary folder and run throug
 with this tree's compiled kernel (refused when REF's ``_ckernel.c`` differs from this tree's).
 
 The machine is shared: each figure is the smallest of ``--repeat`` runs (the least disturbed),
-and the load average is printed beside them.
+and the load average is printed beside them. CPU seconds still grow with the neighbours (a
+process shares caches and cores with them); ``--instructions`` also counts the instructions of
+the whole command (``--jobs 1``, under valgrind's callgrind: ~50x slower), a figure the load
+does not move, for each code measured.
 """
 
 import argparse
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -115,11 +120,26 @@ def _run(python: Optional[Path], matches: int, folder: str) -> Dict[str, float]:
     return figures
 
 
+def _instructions(python: Optional[Path], matches: int, folder: str) -> int:
+    """Instructions the whole command runs (one process: --jobs 1), counted by callgrind."""
+    env = dict(os.environ)
+    if python is not None:
+        env["PYTHONPATH"] = str(python)
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-m", "sorteio", "simulate", *GRID, "--matches",
+                           str(matches), "--jobs", "1", "--out", folder],
+                          check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env=env)
+    return int(re.search(r"Collected : (\d+)", proc.stderr).group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--matches", type=int, default=3000)
     parser.add_argument("--before", metavar="REF", help="also measure git revision REF")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the whole command's instructions (callgrind)")
     args = parser.parse_args()
     load = [os.getloadavg()[0]]
     runs: Dict[str, Dict[str, List[float]]] = {}
@@ -131,6 +151,8 @@ def main() -> None:
             for label, python in codes.items():
                 for name, cpu in _run(python, args.matches, tmp).items():
                     runs.setdefault(label, {}).setdefault(name, []).append(cpu)
+        counted = {label: _instructions(python, args.matches, tmp)
+                   for label, python in codes.items()} if args.instructions else {}
     load.append(os.getloadavg()[0])
     best = {label: {name: min(cpus) for name, cpus in steps.items()}
             for label, steps in runs.items()}
@@ -149,6 +171,10 @@ def main() -> None:
         indent = "" if name == WHOLE else "  "
         print(f"  {indent}{name:<{64 - len(indent)}}{cells}{ratio}")
     print("  (target for the whole command: <= 3 s)")
+    if counted:
+        cells = "".join(f"{counted[label] / 1e9:7.2f}G" for label in labels)
+        ratio = f"  {counted['before'] / counted['after']:5.2f}x" if len(labels) > 1 else ""
+        print(f"  {'instructions of the whole command, --jobs 1 (callgrind)':<64}{cells}{ratio}")
 
 
 if __name__ == "__main__":

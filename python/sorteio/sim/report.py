@@ -6,10 +6,12 @@ interval (GDD 06 §7's 4-point band around the baseline), draw frequency per car
 the meters at each year's closing.
 
 Drawing is most of a report's cost (issue 16: 2.5 s of CPU for the §7 sweep's five plots as PNG,
-0.7 s as drawn here), so the plots are vector figures drawn once: ``matplotlib.figure.Figure``
+~0.6 s as drawn here), so the plots are vector figures drawn once: ``matplotlib.figure.Figure``
 without pyplot or a raster backend, SVG with its text kept as text (no glyph outlines, no PNG
 compression), and margins set in inches instead of ``bbox_inches="tight"`` (which lays every
-figure out twice). ``benchmarks/bench_report.py`` prints the breakdown.
+figure out twice). What is left is mostly axes and ticks (each costs more than what it shows):
+the meters share one axes per 8, the card bars are one collection with their ids as text.
+``benchmarks/bench_report.py`` prints the breakdown.
 """
 
 import base64
