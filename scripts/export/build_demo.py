@@ -41,6 +41,8 @@ PRESET = "Linux/X11"
 PACK = "sorteio_demo.pck"
 LAUNCHER = "sorteio_demo.sh"
 FROZEN = "sorteio-serve"
+# The one-folder server's libraries, beside its executable (PyInstaller's --contents-directory).
+FROZEN_LIB = "sorteio-serve-lib"
 PLATFORM = "x11-64"
 PYINSTALLER_SPEC = "pyinstaller>=6.3,<7"
 # What the shipped runtime does not need: build headers, tests, GUI toolkits, pip itself.
@@ -188,7 +190,15 @@ def freezing_python() -> str:
 
 
 def frozen_server(build: Path, logs: Path) -> Path:
-    """``sorteio-serve``, cached in build/export/.cache/ by what goes into it."""
+    """The frozen server as a folder (``sorteio-serve`` + ``sorteio-serve-lib/``), cached in
+    build/export/.cache/ by what goes into it.
+
+    One folder (``--onedir``), not one file: a one-file executable unpacks itself into a
+    ``_MEI*`` folder of the temp folder at every start (22 MB) and only its bootloader removes
+    it, which a game killed with SIGKILL (or a server it SIGKILLs) never lets happen (issue 14,
+    "Nothing left behind"). The one-folder server runs in place, as one process, and writes
+    nothing anywhere. Its libraries sit in ``sorteio-serve-lib/`` (not PyInstaller's generic
+    ``_internal``), so the game's folder says whose they are."""
     python = freeze_venv(build, logs)
     entry = HERE / "sorteio_serve.py"
     versions = subprocess.run(
@@ -198,26 +208,32 @@ def frozen_server(build: Path, logs: Path) -> Path:
     # The server never runs the simulator's C kernel (sorteio.sim.ckernel falls back without
     # it); the in-tree build of it (pip install -e) links the build machine's Python and holds
     # its paths, which the leak check refuses.
-    options = ["--exclude-module", "sorteio.sim._ckernel"]
-    key = digest([entry, *sorteio_sources()], versions, *options)
+    options = ["--exclude-module", "sorteio.sim._ckernel", "--contents-directory", FROZEN_LIB]
+    key = digest([entry, *sorteio_sources()], versions, "onedir", *options)
     cached = build / ".cache" / f"{FROZEN}-{key}"
-    if cached.is_file():
+    if (cached / FROZEN).is_file():
         return cached
-    say("freezing sorteio serve with PyInstaller (one file)")
+    say("freezing sorteio serve with PyInstaller (one folder)")
     work = build / ".cache" / "pyinstaller"
     if work.exists():
         shutil.rmtree(work)
     decks = ROOT / "python" / "sorteio" / "decks"
-    run([str(python), "-m", "PyInstaller", "--onefile", "--strip", "--noconfirm", "--clean",
+    run([str(python), "-m", "PyInstaller", "--onedir", "--strip", "--noconfirm", "--clean",
          "--log-level", "WARN", "--name", FROZEN, "--paths", str(ROOT / "python"),
          "--add-data", f"{decks}{os.pathsep}sorteio/decks",
          "--distpath", str(work / "dist"), "--workpath", str(work / "work"),
          "--specpath", str(work), *options, str(entry)], logs / "pyinstaller.log")
     for old in cached.parent.glob(f"{FROZEN}-*"):
-        old.unlink()
+        shutil.rmtree(old) if old.is_dir() else old.unlink()
     shutil.move(str(work / "dist" / FROZEN), str(cached))
     shutil.rmtree(work)
     return cached
+
+
+def copy_frozen(server: Path, folder: Path) -> None:
+    """The frozen server's executable and its library folder into ``folder`` (beside a game)."""
+    shutil.copy2(server / FROZEN, folder / FROZEN)
+    shutil.copytree(server / FROZEN_LIB, folder / FROZEN_LIB, symlinks=True)
 
 
 # What the frozen server is made of besides sorteio, named by the freeze venv's own metadata.
@@ -256,7 +272,7 @@ def build_socket(out: Path, build: Path, logs: Path) -> Path:
     server = frozen_server(build, logs)
     project = scratch_project(build / ".work" / "socket_project")
     export_pack(project, folder / PACK, logs)
-    shutil.copy2(server, folder / FROZEN)
+    copy_frozen(server, folder)
     copy_licences(build / ".freeze-venv" / "bin" / "python", folder)
     write_launcher(folder, cd_first=False)
     return folder
