@@ -3,7 +3,8 @@ extends EditorPlugin
 # The editor side of the addon (none of it is exported with a game):
 # - enabling the plugin registers the autoload `Sorteio` (a SorteioNode); disabling removes it;
 # - the Sorteio bottom panel (panel.gd): validate, coverage, preview, simulate a deck;
-# - the importer that turns deck JSON files into SorteioDeck resources (deck_import_plugin.gd).
+# - the importer that turns deck JSON files into SorteioDeck resources (deck_import_plugin.gd);
+# - the export plugin that ships the frozen socket server with a game (export_plugin.gd).
 # Panel and importer share one Python bridge (editor_bridge.gd), started when first needed.
 
 const AUTOLOAD_NAME := "Sorteio"
@@ -14,10 +15,13 @@ const SETTING_IMPORT := "sorteio/import_json_decks"
 const EDITOR_BRIDGE := "res://addons/sorteio/editor/editor_bridge.gd"
 const PANEL := "res://addons/sorteio/editor/panel.gd"
 const DECK_IMPORTER := "res://addons/sorteio/editor/deck_import_plugin.gd"
+# Adds the frozen socket server to exports, refuses platforms the addon cannot serve.
+const EXPORT_PLUGIN := "res://addons/sorteio/editor/export_plugin.gd"
 
 var bridge = null
 var panel: Control = null
 var importer: EditorImportPlugin = null
+var exporter: EditorExportPlugin = null
 
 
 func enable_plugin() -> void:
@@ -29,6 +33,8 @@ func disable_plugin() -> void:
 
 
 func _enter_tree() -> void:
+	exporter = load(EXPORT_PLUGIN).new()
+	add_export_plugin(exporter)
 	bridge = load(EDITOR_BRIDGE).new()
 	panel = load(PANEL).new()
 	panel.bridge = bridge
@@ -43,6 +49,9 @@ func _enter_tree() -> void:
 
 
 func _exit_tree() -> void:
+	if exporter != null:
+		remove_export_plugin(exporter)
+		exporter = null
 	if importer != null:
 		remove_import_plugin(importer)
 		importer = null
