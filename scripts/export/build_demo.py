@@ -1,13 +1,20 @@
-"""``make export``: build the demo as a player gets it, one folder per bridge, under build/export/.
+"""``make export``: the demos as a player gets them, one folder per bridge, under build/export/.
 
-    python scripts/export/build_demo.py [--out DIR] [--variant socket|python|all]
+    python scripts/export/build_demo.py [--out DIR] [--variant V] [--install-server PROJECT]
 
-Each folder holds the game's pack (``godot3-server --export-pack "Linux/X11"``: it needs no
+The Godot 4 demo (``demo_project/``): ``godot4-socket/`` and ``godot4-python/``, each Godot's own
+export with the addon's export plugin adding what its bridge needs (scripts/export/godot4.py).
+``--install-server PROJECT`` puts the frozen server into any Godot 4 project (its
+``addons/sorteio/frozen/linux-x86_64/``), where the export plugin takes it from.
+
+The Godot 3 demo (``godot3/demo_project/``): ``socket/`` and ``python/``. Each folder holds the
+game's pack (``godot3-server --export-pack "Linux/X11"``: it needs no
 export templates; the deck is inside the pack), a launcher (``sorteio_demo.sh``: what an export
 template's binary does, run with Debian's ``godot3-runner``), and what the rules need beside it:
 
-- ``socket/``: ``sorteio-serve``, the socket server frozen by PyInstaller into one executable
-  (scripts/export/sorteio_serve.py); the node finds it beside the game before any Python.
+- ``socket/``: ``sorteio-serve``, the socket server frozen by PyInstaller into one folder
+  (``sorteio-serve`` + ``sorteio-serve-lib/``, scripts/export/sorteio_serve.py); the node finds
+  it beside the game before any Python.
 - ``python/``: pythonscript's runtime (CPython 3.8 with sorteio and pydantic 2.10) where the
   ``.gdnlib`` says, ``addons/pythonscript/x11-64/``, relative to the current folder of the game
   (Godot 3 resolves ``res://`` paths outside the pack that way), and the bridge script
@@ -33,6 +40,9 @@ import sys
 import zipfile
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import godot4  # scripts/export/godot4.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "godot3" / "demo_project"
@@ -359,6 +369,42 @@ def trim_runtime(home: Path, python38: Path, logs: Path) -> None:
          "-d", "site-packages", str(site)], logs / "compileall.log")
 
 
+# -- Godot 4: the demo exported by Godot with the addon's export plugin --------------------------
+
+
+def _godot4(step, *args):
+    try:
+        return step(*args)
+    except (RuntimeError, FileNotFoundError) as exc:
+        raise BuildError(str(exc)) from None
+
+
+def install_server(project: Path, build: Path, logs: Path) -> Path:
+    """The frozen server (with its licences) into a Godot 4 project, for its exports."""
+    server = frozen_server(build, logs)
+    freezer = build / ".freeze-venv" / "bin" / "python"
+    return godot4.install_server(server, project, copy_frozen,
+                                 lambda home: copy_licences(freezer, home))
+
+
+def build_godot4(variant: str, out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
+    project = _godot4(godot4.scratch_project, build / ".work" / f"{variant}_project")
+    if variant == "godot4-socket":
+        install_server(project, build, logs)
+    else:
+        result = subprocess.run(["bash", str(ROOT / "scripts" / "gdextension.sh"), "install",
+                                 str(project)], capture_output=True, text=True)
+        if result.returncode == 3:
+            raise BuildError(result.stderr.strip().splitlines()[-1], 3)
+        if result.returncode != 0:
+            raise BuildError(f"scripts/gdextension.sh install failed:\n{result.stderr[-2000:]}")
+    folder = _godot4(godot4.export, project, out / variant, logs)
+    # The extension's CPython was built under ~/.pyenv: its libraries and _sysconfigdata name
+    # that folder (unused at run time), as pythonscript's do; same-length placeholders here.
+    scrub(folder, paths)
+    return folder
+
+
 # -- no path of this machine in what ships --------------------------------------------------------
 
 
@@ -484,22 +530,34 @@ def size_mb(folder: Path) -> float:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "export")
-    parser.add_argument("--variant", choices=("socket", "python", "all"), default="all")
+    variants = ("socket", "python", *godot4.VARIANTS)
+    parser.add_argument("--variant", choices=(*variants, "all"), default="all")
+    parser.add_argument("--install-server", type=Path, metavar="PROJECT",
+                        help="put the frozen server into this Godot 4 project, then stop")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     build = out
     logs = out / "logs"
-    wanted = ("socket", "python") if args.variant == "all" else (args.variant,)
+    wanted = variants if args.variant == "all" else (args.variant,)
     sizes = {}
+    if args.install_server is not None:
+        try:
+            say(f"frozen server in {install_server(args.install_server.resolve(), build, logs)}")
+        except BuildError as exc:
+            say(str(exc))
+            return exc.code
+        return 0
     try:
         paths = build_paths(runtime_prefixes() if "python" in wanted else [])
         for variant in wanted:
             if variant == "socket":
                 folder = build_socket(out, build, logs)
-            else:
+            elif variant == "python":
                 folder = build_python(out, build, logs, paths)
+            else:
+                folder = build_godot4(variant, out, build, logs, paths)
             freezer = build / ".freeze-venv" / "bin" / "python"
-            found = leaks(folder, paths, freezer if variant == "socket" else None)
+            found = leaks(folder, paths, freezer if "socket" in variant else None)
             if found:
                 listed = "\n".join(f"  {name}: {', '.join(hits)}" for name, hits in found.items())
                 raise BuildError(f"{folder} holds paths of this machine:\n{listed}")
