@@ -947,7 +947,9 @@ func _deck_resource_for_python(resource: SorteioDeck) -> String:
 
 
 func _deck_copy(text: String, file_name: String) -> String:
-	# Absolute path of a user:// copy holding [param text], removed once Python read it.
+	# Absolute path of a user:// copy holding [param text], removed once Python read it; those
+	# of games killed before that are removed first (issue 14, "Nothing left behind").
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), "sorteio_deck_")
 	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
 	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
 	if target != null:
