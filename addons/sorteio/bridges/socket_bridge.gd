@@ -303,8 +303,9 @@ func _child_running() -> bool:
 	# errno: 10" (ECHILD). Where /proc tells, a PID with no /proc entry is gone without asking.
 	if pid <= 0:
 		return false
-	if DirAccess.dir_exists_absolute("/proc/self") and not DirAccess.dir_exists_absolute(
-		"/proc/%d" % pid
+	if (
+		DirAccess.dir_exists_absolute("/proc/self")
+		and not DirAccess.dir_exists_absolute("/proc/%d" % pid)
 	):
 		pid = -1
 		return false
