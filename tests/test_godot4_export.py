@@ -157,7 +157,8 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert (home / "python312.zip").is_file() and (home / "python3.12" / "lib-dynload").is_dir()
     for package in ("sorteio", "pydantic", "pydantic_core"):
         assert (site / package).is_dir(), package
-    left_out = ("__pycache__", "pip", "setuptools", ".gdignore", "click", "rich", "tests")
+    left_out = ("__pycache__", "pip", "setuptools", ".gdignore", "click", "rich", "tests",
+                "direct_url.json")
     never = [p for p in out.rglob("*") if p.name in left_out]
     assert not never, never
     strays = [p.name for p in out.iterdir() if ".cpython-" in p.name]

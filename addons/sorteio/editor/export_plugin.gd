@@ -40,6 +40,9 @@ const EXTENSION_DIR := "res://addons/godot-python-extension"
 const RUNTIME_DIR := EXTENSION_DIR + "/bin/linux-x86_64"
 ## What a game never imports from site-packages (folder names, at any depth).
 const LEFT_OUT := ["__pycache__", "pip", "setuptools", "_distutils_hack", "tests", "test"]
+## Files never copied: the editor's marker, and pip's record of where a package was installed
+## from (a folder of the machine that built the runtime).
+const LEFT_OUT_FILES := [".gdignore", "direct_url.json"]
 ## Project setting: the folder holding one frozen server folder per platform.
 const SETTING_FROZEN_DIR := "sorteio/export/frozen_server_dir"
 ## Where frozen servers are looked for when the setting is not set.
@@ -198,7 +201,8 @@ func _export_end() -> void:
 	# The extension's own export plugin (upstream's, in its editor integration) runs too: it
 	# copies the same Python home (harmless: the same files) and puts every .so it finds in
 	# site-packages beside the executable, where nothing loads them (pydantic-core's 5 MB, out
-	# of its package). Those strays go; so does the editor-only .gdignore.
+	# of its package). Those strays go; so do the editor-only .gdignore and what upstream's copy
+	# brings of LEFT_OUT_FILES (pip's direct_url.json names the machine that built the runtime).
 	if _python_home == "":
 		return
 	var game_dir: String = _python_home.get_base_dir().get_base_dir()
@@ -206,6 +210,10 @@ func _export_end() -> void:
 		if file.contains(".cpython-"):
 			DirAccess.remove_absolute(game_dir.path_join(file))
 	DirAccess.remove_absolute(_python_home.path_join("python3.12/.gdignore"))
+	var site: String = _python_home.path_join("python3.12/site-packages")
+	for folder: String in DirAccess.get_directories_at(site):
+		if folder.ends_with(".dist-info"):
+			DirAccess.remove_absolute(site.path_join(folder).path_join("direct_url.json"))
 	_python_home = ""
 
 
@@ -239,7 +247,7 @@ func _copy(from: String, to: String) -> void:
 func _copy_tree(from: String, to: String) -> void:
 	DirAccess.make_dir_recursive_absolute(to)
 	for file: String in DirAccess.get_files_at(from):
-		if file != ".gdignore":
+		if file not in LEFT_OUT_FILES:
 			_copy(from.path_join(file), to.path_join(file))
 	for folder: String in DirAccess.get_directories_at(from):
 		if folder not in LEFT_OUT:
