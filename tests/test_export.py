@@ -479,7 +479,7 @@ def test_godot3_20_runs_with_no_python_play_whole_matches_and_leave_nothing(
     shutil.copytree(out, game, symlinks=True)
     before = listing(game)
     run = f"godot3-runner --audio-driver Dummy --main-pack '{game / 'game.pck'}'"
-    runs = interleaved(run)
+    runs = held_display(interleaved(run))
     elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
     for folder in (elsewhere, temp, home):
         folder.mkdir()
@@ -514,17 +514,65 @@ def test_godot3_20_runs_with_no_python_play_whole_matches_and_leave_nothing(
     assert all(name.startswith("logs/godot") for name in left), left
 
 
-def interleaved(command: str) -> list:
-    """Shell lines running ``command`` 20 times: a whole match with each seed of WHOLE_MATCHES,
-    and after each of the first six an other run killed with SIGKILL after KILLED_AFTER[i]
-    seconds (the next run must still play; the last one plays a whole match)."""
+def interleaved(command: str, game_args: str = "") -> list:
+    """Shell lines running ``command -- GAME_ARGS --seed=N`` 20 times: a whole match with each
+    seed of WHOLE_MATCHES, and after each of the first six another run killed with SIGKILL after
+    KILLED_AFTER[i] seconds (the next run must still play; the last one plays a whole match)."""
     runs = []
     for at, seed in enumerate(WHOLE_MATCHES):
-        runs.append(f"{command} -- --seed={seed}")
+        runs.append(f"{command} -- {game_args} --seed={seed}")
         if at < len(KILLED_AFTER):
-            runs.append(f"timeout -s KILL {KILLED_AFTER[at]} {command} -- --seed=9 "
+            runs.append(f"timeout -s KILL {KILLED_AFTER[at]} {command} -- {game_args} --seed=9 "
                         ">/dev/null 2>&1 || true")
     return runs
+
+
+def test_godot3_python_variant_20_runs_leave_nothing(display, tmp_path):
+    """make export's in-process (pythonscript) demo, 20 runs with every Python hidden, 6 killed
+    with SIGKILL: no __pycache__ or other file appears in the game's folder (the shipped runtime
+    is compiled ahead), none in the working or temp folders, none in user:// but Godot's logs
+    (no deck copy)."""
+    unshare = ensure_hidden_runner()
+    folder = built("python")
+    game = tmp_path / "player" / folder.name
+    shutil.copytree(folder, game, symlinks=True)
+    before = listing(game)
+    elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
+    for made in (elsewhere, temp, home):
+        made.mkdir()
+    user = home / "data" / "godot" / "app_userdata" / "Sorteio demo"
+    user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
+    runs = held_display(interleaved(f"'{game / build_demo.LAUNCHER}' --audio-driver Dummy",
+                                    "--autoplay --delay=0 --quit-at-end"))
+    script = tmp_path / "no_python.sh"
+    script.write_text("\n".join([*hiding_lines(tmp_path), f"cd '{elsewhere}'", *runs]) + "\n",
+                      encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "DISPLAY": display, "LANG": "en_US.UTF-8",
+           "XDG_DATA_HOME": str(home / "data"), "TMPDIR": str(temp)}
+    result = subprocess.run(
+        ["timeout", "-k", "5", str(TIMEOUT * 4), unshare, "-m", "bash", str(script)],
+        capture_output=True, text=True, env=env, timeout=TIMEOUT * 4 + 30,
+    )
+    log = result.stdout + result.stderr
+    assert "NO-PYTHON ok" in log, log[-3000:]
+    assert result.returncode == 0, log[-3000:]
+    errors = [line for line in log.splitlines()
+              if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
+    assert not errors, "\n".join(errors) + log[-3000:]
+    endings = re.findall(r"sorteio demo: semente \d+: .+ no ano \d, \d+ cartas? jogadas?\.", log)
+    assert len(endings) == len(WHOLE_MATCHES), log[-3000:]
+    assert listing(game) == before
+    assert not list(elsewhere.iterdir()), list(elsewhere.iterdir())
+    assert not list(temp.iterdir()), list(temp.iterdir())
+    left = [p.relative_to(user).as_posix() for p in user.rglob("*") if p.is_file()]
+    assert all(name.startswith("logs/godot") for name in left), left
+
+
+def held_display(runs: list) -> list:
+    """``runs`` with an X client connected throughout (``xprop -spy``): Xvfb resets when its
+    last client goes, and a game started during that reset (right after one killed with
+    SIGKILL) finds no display."""
+    return ["xprop -root -spy >/dev/null 2>&1 & held=$!", *runs, 'kill "$held"']
 
 
 def listing(folder: Path) -> dict:

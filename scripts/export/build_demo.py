@@ -321,6 +321,12 @@ def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
     (folder / entry).parent.mkdir(parents=True)
     shutil.copy2(ROOT / "godot3" / entry, folder / entry)
+    # pythonscript imports the bridge script from the game folder and would write its .pyc in a
+    # __pycache__ beside it at the first start: ship it compiled (unchecked hash: used as is,
+    # never rewritten), so a player's folder stays as shipped (issue 14, "Nothing left behind").
+    python38 = pythonscript_runtime() / "addons" / "pythonscript" / PLATFORM / "bin" / "python3"
+    run([str(python38), "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash",
+         "-d", str(entry.parent), str((folder / entry).parent)], logs / "compile_bridge.log")
     write_launcher(folder, cd_first=True)
     return folder
 
