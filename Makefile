@@ -49,9 +49,11 @@ gdextension:
 godot-test: setup
 	PYTHON=$(BIN)/python scripts/godot_tests.sh
 
-# The demo as a player gets it, one folder per bridge under build/export/ (socket: the pack +
-# the frozen sorteio-serve; python: the pack + pythonscript's runtime). Cached; see
-# scripts/export/build_demo.py.
+# The demos as a player gets them, one folder per bridge under build/export/: Godot 4
+# (godot4-socket: the executable + the frozen sorteio-serve; godot4-python: the executable + the
+# extension's Python), Godot's own export with the addon's export plugin; Godot 3 (socket: the
+# pack + sorteio-serve; python: the pack + pythonscript's runtime). Cached; see
+# scripts/export/build_demo.py (--install-server PROJECT puts the frozen server into any game).
 export: setup godot-deps
 	$(BIN)/python scripts/export/build_demo.py
 

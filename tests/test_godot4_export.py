@@ -1,35 +1,61 @@
-"""A game using the Godot 4 addon's in-process bridge, exported with Godot's own
-``--export-release`` (issue 13, issue 14 "Export any project, in one step"), plays a whole match
-from another working folder with every Python of the machine hidden, and leaves nothing behind.
+"""A game using the Godot 4 addon, exported with Godot's own ``--export-release`` (issue 13;
+issue 14 "Export any project, in one step" and "Nothing left behind"), plays whole matches from
+another working folder with every Python of the machine hidden, on both bridges, and leaves
+nothing behind.
 
 The game is a new small project (tests/godot4/export_game/, not the demo): a main scene that
-plays one match through SorteioPythonBridge. The addon's export plugin
-(addons/sorteio/editor/export_plugin.gd, registered here by a test-only EditorPlugin until the
-addon's plugin.gd does it) adds the extension's Python home with sorteio in it, the extension's
-API cache into the pack, and leaves out what a game never runs. The export template is Debian's
-``godot-template-release`` from scripts/engines.sh. Python is hidden as tests/test_export.py
-does for Godot 3 (``unshare -m`` bind mounts), except the engines' folder, which holds the
-template's C library and no Python.
+plays one match through its own SorteioNode (bridge "auto"), with the addon's editor plugin
+enabled, whose export plugin (addons/sorteio/editor/export_plugin.gd) adds what the bridge needs:
+
+- in-process: the project holds the Python GDExtension; the export gets the extension's Python
+  home with sorteio in it and its API cache, and leaves out what a game never runs;
+- socket: the project holds the frozen server (``build_demo.py --install-server PROJECT`` put
+  it in ``addons/sorteio/frozen/linux-x86_64/``); the export gets it beside the executable, and
+  the pack leaves the addon's in-process Python side out.
+
+The export template is Debian's ``godot-template-release`` from scripts/engines.sh. Python is
+hidden as tests/test_export.py does for Godot 3 (``unshare -m`` bind mounts), except the engines'
+folder, which holds the template's C library and no Python.
 """
 
 import os
 import re
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from engines import engine
-from godot4_harness import engine_errors, godot_env, import_project, make_project
+from godot4_harness import (
+    engine_errors,
+    godot_env,
+    import_project,
+    make_project,
+    run_script,
+)
 from godot4_python_runtime import NOISE, install_extension, only_upstream_tracebacks
-from test_export import hidden_pythons, interpreters
+from test_export import (
+    BUILTIN_DECK,
+    OUT,
+    WHOLE_MATCHES,
+    build_demo,
+    built,
+    ensure_hidden_runner,
+    hiding_lines,
+    interleaved,
+    listing,
+    processes_under,
+)
 
 pytestmark = [pytest.mark.godot, pytest.mark.export]
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "tests" / "godot4" / "export_game"
 TIMEOUT = 300
+PLUGIN = "res://addons/sorteio/plugin.cfg"
 # What the headless editor prints while exporting that is not ours, each with why.
 EXPORT_NOISE = (
     *NOISE,
@@ -43,30 +69,44 @@ EXPORT_NOISE = (
         "the same icon textures of the extension's editor integration, reported at exit",
     ),
 )
+# What Debian's 4.6.3 release template prints when a game with Controls quits.
+TEMPLATE_NOISE = (
+    (
+        r"^ERROR: Attempt to disconnect a nonexistent connection from '@\w+@\d+:<\w+#\d+>'\. "
+        r"Signal: '(visibility_changed|size_flags_changed|minimum_size_changed)', callable: ''\.",
+        "Debian's 4.6.3 release template, at exit, for each child of a Container: a project "
+        "holding only a VBoxContainer with a Label prints it too (the editor binary does not)",
+    ),
+)
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    """The game exported for Linux x86-64: (export folder, export log)."""
-    where = tmp_path_factory.mktemp("g4export")
+def game_project(where: Path, name: str) -> Path:
+    """The small game, with the addon (copied, as a user installs it) and its plugin enabled,
+    its presets naming the release template."""
     project = make_project(
-        where / "game", name="g4export", autoload=False, import_now=False, link_addon=False,
+        where, name=name, autoload=False, import_now=False, link_addon=False,
         settings={
             "application": {"run/main_scene": '"res://main.tscn"'},
-            "editor_plugins": {
-                "enabled": 'PackedStringArray("res://addons/sorteio_export_test/plugin.cfg")'
-            },
+            "editor_plugins": {"enabled": f'PackedStringArray("{PLUGIN}")'},
         },
     )
     (project / "tests").unlink()  # the harness's link to the scenarios: not part of this game
     shutil.copytree(ROOT / "addons" / "sorteio", project / "addons" / "sorteio")
-    shutil.copytree(GAME / "addons" / "sorteio_export_test",
-                    project / "addons" / "sorteio_export_test")
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
     for name in ("main.gd", "main.tscn"):
         shutil.copy(GAME / name, project / name)
     template = os.path.realpath(engine("godot4-template-release"))
     presets = (GAME / "export_presets.cfg.in").read_text(encoding="utf-8")
     (project / "export_presets.cfg").write_text(presets.replace("@TEMPLATE@", template))
+    return project
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The game exported for Linux x86-64 with the in-process bridge: (folder, log, project)."""
+    where = tmp_path_factory.mktemp("g4export")
+    project = game_project(where / "game", "g4export")
     install_extension(project)
     only_upstream_tracebacks(import_project(project, allowed=NOISE))
     out = where / "out"
@@ -75,10 +115,30 @@ def exported(tmp_path_factory):
     return out, log, project
 
 
-def export(project: Path, preset: str, target: Path, home: Path) -> str:
+@pytest.fixture(scope="module")
+def exported_socket(tmp_path_factory):
+    """The game exported for Linux x86-64 with the socket bridge: (folder, log, project)."""
+    where = tmp_path_factory.mktemp("g4export_socket")
+    project = game_project(where / "game", "g4export_socket")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts/export/build_demo.py"),
+         "--out", str(OUT), "--install-server", str(project)],
+        capture_output=True, text=True, timeout=1800,
+    )
+    if result.returncode == 4 and not os.environ.get("CI"):
+        pytest.skip(f"the freezer (PyInstaller) is unavailable: {result.stderr[-500:]}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    import_project(project)
+    out = where / "out"
+    out.mkdir()
+    log = export(project, "Linux", out / "game.x86_64", where / "home")
+    return out, log, project
+
+
+def export(project: Path, preset: str, target: Path, home: Path, how="--export-release") -> str:
     result = subprocess.run(
         ["timeout", "-k", "5", str(TIMEOUT), engine("godot4"), "--headless", "--path",
-         str(project), "--export-release", preset, str(target)],
+         str(project), how, preset, str(target)],
         capture_output=True, text=True, env=godot_env(home), timeout=TIMEOUT + 30,
     )
     return f"exit {result.returncode}\n{result.stdout}{result.stderr}"
@@ -97,7 +157,8 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert (home / "python312.zip").is_file() and (home / "python3.12" / "lib-dynload").is_dir()
     for package in ("sorteio", "pydantic", "pydantic_core"):
         assert (site / package).is_dir(), package
-    left_out = ("__pycache__", "pip", "setuptools", ".gdignore", "click", "rich", "tests")
+    left_out = ("__pycache__", "pip", "setuptools", ".gdignore", "click", "rich", "tests",
+                "direct_url.json")
     never = [p for p in out.rglob("*") if p.name in left_out]
     assert not never, never
     strays = [p.name for p in out.iterdir() if ".cpython-" in p.name]
@@ -112,65 +173,105 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     print(f"exported game folder: {size / 1e6:.1f} MB (Python home {_size(home) / 1e6:.1f} MB)")
 
 
-def test_exported_game_plays_matches_with_no_python_and_leaves_nothing(exported, tmp_path):
-    out, _log, _project = exported
-    unshare = shutil.which("unshare")
-    if unshare is None or os.geteuid() != 0:
-        if os.environ.get("CI"):
-            pytest.fail("hiding Python needs unshare -m as root")
-        pytest.skip("hiding Python needs unshare -m as root")
+def test_socket_export_carries_the_frozen_server_and_no_in_process_side(exported_socket):
+    out, log, _project = exported_socket
+    assert log.startswith("exit 0"), log[-4000:]
+    unexpected, _unused = engine_errors(log)
+    assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    server = out / build_demo.FROZEN
+    assert server.is_file() and os.access(server, os.X_OK), sorted(os.listdir(out))
+    assert (out / build_demo.FROZEN_LIB / "sorteio" / "decks").is_dir()  # the built-in decks
+    for bundled in ("cpython", "pydantic", "pydantic_core", "pyinstaller"):
+        assert list((out / "licenses" / bundled).iterdir()), bundled
+    assert not (out / "lib").exists() and not list(out.glob("libpython*"))
+    packed = _pack_paths(out / "game.pck")
+    assert not [n for n in packed if n.startswith("addons/sorteio/python/")], packed
+    assert not [n for n in packed if "frozen" in n], packed
+
+
+@pytest.mark.parametrize("variant", ["python", "socket"])
+def test_20_runs_with_no_python_play_whole_matches_and_leave_nothing(
+    variant, exported, exported_socket, tmp_path
+):
+    """14 whole matches and 6 games killed with SIGKILL at different moments, from another
+    working folder, every Python hidden: no file is left anywhere (the game's folder as shipped,
+    the working and temp folders, user:// beyond Godot's own logs), no _MEI* folder, no
+    __pycache__, no deck copy, no port file, and no server process outlives its game."""
+    out = (exported if variant == "python" else exported_socket)[0]
     game = tmp_path / "player" / "game"
     shutil.copytree(out, game, symlinks=True)
-    before = _listing(game)
+    before = listing(game)
+    runs = interleaved(f"'{game / 'game.x86_64'}' --headless")
+    log, home, temp, elsewhere = _run_hidden(tmp_path, runs)
+    unexpected, _unused = engine_errors(log, (*NOISE, *TEMPLATE_NOISE))
+    assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    only_upstream_tracebacks(log)
+    assert log.count(f"GAME bridge {variant}") == len(WHOLE_MATCHES), log[-3000:]
+    endings = re.findall(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log)
+    assert len(endings) == len(WHOLE_MATCHES), log[-3000:]
+    # A server whose game was just killed gets SIGTERM (its parent-death signal) and stops
+    # cleanly, which takes a moment on a loaded machine.
+    deadline = time.monotonic() + 15
+    while processes_under(game) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    survivors = processes_under(game)
+    assert not survivors, f"processes still running from the game folder: {survivors}"
+    assert listing(game) == before
+    assert not list(elsewhere.iterdir()), list(elsewhere.iterdir())
+    assert not list(temp.iterdir()), list(temp.iterdir())
+    user = home / "data" / "godot" / "app_userdata" / f"g4export{'_socket' * (variant == 'socket')}"
+    left = [p.relative_to(user).as_posix() for p in user.rglob("*") if p.is_file()]
+    assert all(name.startswith("logs/godot") for name in left), left
+
+
+@pytest.mark.parametrize("variant", ["godot4-socket", "godot4-python"])
+def test_make_export_builds_the_demo_for_players_on_both_bridges(variant, tmp_path):
+    """``make export``'s Godot 4 demo (scripts/export/godot4.py): each folder, copied to a
+    player's folder, plays a whole autoplay match from another folder with every Python hidden,
+    on the bridge it carries (the other one is not in the folder), and leaves nothing in
+    user:// but Godot's logs."""
+    folder = built(variant)
+    socket = variant == "godot4-socket"
+    assert (folder / build_demo.FROZEN).is_file() == socket
+    assert (folder / "lib" / "linux-x86_64").is_dir() == (not socket)
+    game = tmp_path / "player" / variant
+    shutil.copytree(folder, game, symlinks=True)
+    before = listing(game)
+    executable = game / build_demo.godot4.EXECUTABLE
+    log, home, temp, elsewhere = _run_hidden(
+        tmp_path, [f"'{executable}' --headless -- --autoplay --delay=0 --quit-at-end --seed=7"]
+    )
+    unexpected, _unused = engine_errors(log, (*NOISE, *TEMPLATE_NOISE))
+    assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    assert re.search(r"sorteio demo: semente 7: .+ no ano \d, \d+ cartas? jogadas?\.", log), log
+    assert listing(game) == before
+    assert not list(elsewhere.iterdir()) and not list(temp.iterdir())
+    user = home / "data" / "godot" / "app_userdata" / "Sorteio demo"
+    left = [p.relative_to(user).as_posix() for p in user.rglob("*") if p.is_file()]
+    assert all(name.startswith("logs/godot") for name in left), left
+
+
+def _run_hidden(tmp_path: Path, runs: list):
+    """Runs the shell lines ``runs`` from an empty working folder in a mount namespace where
+    every Python of this machine is hidden. Returns (log, HOME, TMPDIR, working folder)."""
+    unshare = ensure_hidden_runner()
     elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
     for folder in (elsewhere, temp, home):
         folder.mkdir()
-    empty_dir, empty_file = tmp_path / "empty_dir", tmp_path / "empty_file"
-    empty_dir.mkdir()
-    empty_file.write_bytes(b"")
-    hidden = {p: kind for p, kind in hidden_pythons().items() if p != str(ROOT)}
-    # The checkout's Pythons (not the whole checkout: build/engines holds the template's C
-    # library, and no Python).
-    for name in (".venv", ".venv-oldest", "python", "build/gdextension", "build/pythonscript"):
-        if (ROOT / name).exists():
-            hidden[str((ROOT / name).resolve())] = "dir"
-    lines = ["set -e"]
-    lines += [f"mount --bind '{empty_dir if kind == 'dir' else empty_file}' '{path}'"
-              for path, kind in hidden.items()]
-    lines.append("export PATH=/usr/bin:/bin")
-    for name in ("python3", "python", *interpreters()):
-        lines.append(f"if '{name}' -c 1 2>/dev/null; then echo 'STILL RUNS {name}'; exit 99; fi")
-    lines += ["echo 'NO-PYTHON ok'", f"cd '{elsewhere}'",
-              # Three whole matches, then one game killed with SIGKILL mid-start (no clean-up
-              # code of ours runs): none may leave a file anywhere.
-              f"for seed in 5 6 7; do '{game / 'game.x86_64'}' --headless -- --seed=$seed; done",
-              f"timeout -s KILL 2 '{game / 'game.x86_64'}' --headless -- --seed=8 "
-              ">/dev/null 2>&1 || true"]
+    lines = [*hiding_lines(tmp_path, whole_checkout=False), f"cd '{elsewhere}'", *runs]
     script = tmp_path / "no_python.sh"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "en_US.UTF-8",
            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
            "XDG_CACHE_HOME": str(home / "cache"), "TMPDIR": str(temp)}
     result = subprocess.run(
-        ["timeout", "-k", "5", str(TIMEOUT), unshare, "-m", "bash", str(script)],
-        capture_output=True, text=True, env=env, timeout=TIMEOUT + 30,
+        ["timeout", "-k", "5", str(TIMEOUT * 2), unshare, "-m", "bash", str(script)],
+        capture_output=True, text=True, env=env, timeout=TIMEOUT * 2 + 30,
     )
     log = result.stdout + result.stderr
     assert "NO-PYTHON ok" in log, log[-3000:]
     assert result.returncode == 0, log[-3000:]
-    unexpected, _unused = engine_errors(log, NOISE)
-    assert not unexpected, "\n".join(unexpected) + log[-3000:]
-    only_upstream_tracebacks(log)
-    assert log.count("GAME bridge python") == 3, log[-3000:]
-    endings = re.findall(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log)
-    assert len(endings) == 3, log[-3000:]
-    # Nothing left behind: the game's folder as shipped, the working and temp folders empty,
-    # and user:// holds only Godot's own log.
-    assert _listing(game) == before
-    assert not list(elsewhere.iterdir()) and not list(temp.iterdir())
-    user = home / "data" / "godot" / "app_userdata" / "g4export"
-    left = [p.relative_to(user).as_posix() for p in user.rglob("*") if p.is_file()]
-    assert all(name.startswith("logs/godot") for name in left), left
+    return log, home, temp, elsewhere
 
 
 def test_web_export_is_refused_with_a_clear_message(exported, tmp_path):
@@ -179,6 +280,20 @@ def test_web_export_is_refused_with_a_clear_message(exported, tmp_path):
     log = export(project, "Web", tmp_path / "web" / "index.html", tmp_path / "home")
     assert "Sorteio: the Web cannot run the in-process Python runtime" in log, log[-3000:]
     assert not log.startswith("exit 0"), log[-3000:]
+    assert not list((tmp_path / "web").iterdir()), list((tmp_path / "web").iterdir())
+
+
+def test_windows_export_without_a_frozen_server_for_it_is_refused(exported_socket, tmp_path):
+    """The socket game has a frozen server for Linux only: its Windows players would have no
+    Python, so the export is refused with the plugin's message and leaves no game. (A pack:
+    Godot exports one with no template; the preset names none, as this machine has no Windows
+    template.)"""
+    _out, _log, project = exported_socket
+    (tmp_path / "win").mkdir()
+    log = export(project, "Windows", tmp_path / "win" / "game.pck", tmp_path / "home",
+                 how="--export-pack")
+    assert "Sorteio: no frozen socket server for windows-x86_64" in log, log[-3000:]
+    assert not list((tmp_path / "win").iterdir()), list((tmp_path / "win").iterdir())
 
 
 def _pack_paths(pack: Path) -> set:
@@ -189,10 +304,16 @@ def _pack_paths(pack: Path) -> set:
     return {name.decode() for name in names}
 
 
-def _listing(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): p.stat().st_size
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def _size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def test_stopping_a_bridge_whose_server_was_killed_logs_no_engine_error(tmp_path):
+    """The harness fails the run on any ERROR: line: the errno 10 one above, among others."""
+    project = make_project(tmp_path / "game", name="server reaped")
+    run = run_script(project, "test_server_reaped.gd", home=tmp_path / "home")
+    run.passed(
+        *[f"[{how}] {what}" for how in ("OS.kill", "kill -KILL") for what in (
+            "the bridge is up", "a server runs", "stop_bridge leaves no server",
+            "the server is gone, not a zombie")]
+    )

@@ -1,13 +1,20 @@
-"""``make export``: build the demo as a player gets it, one folder per bridge, under build/export/.
+"""``make export``: the demos as a player gets them, one folder per bridge, under build/export/.
 
-    python scripts/export/build_demo.py [--out DIR] [--variant socket|python|all]
+    python scripts/export/build_demo.py [--out DIR] [--variant V] [--install-server PROJECT]
 
-Each folder holds the game's pack (``godot3-server --export-pack "Linux/X11"``: it needs no
+The Godot 4 demo (``demo_project/``): ``godot4-socket/`` and ``godot4-python/``, each Godot's own
+export with the addon's export plugin adding what its bridge needs (scripts/export/godot4.py).
+``--install-server PROJECT`` puts the frozen server into any Godot 4 project (its
+``addons/sorteio/frozen/linux-x86_64/``), where the export plugin takes it from.
+
+The Godot 3 demo (``godot3/demo_project/``): ``socket/`` and ``python/``. Each folder holds the
+game's pack (``godot3-server --export-pack "Linux/X11"``: it needs no
 export templates; the deck is inside the pack), a launcher (``sorteio_demo.sh``: what an export
 template's binary does, run with Debian's ``godot3-runner``), and what the rules need beside it:
 
-- ``socket/``: ``sorteio-serve``, the socket server frozen by PyInstaller into one executable
-  (scripts/export/sorteio_serve.py); the node finds it beside the game before any Python.
+- ``socket/``: ``sorteio-serve``, the socket server frozen by PyInstaller into one folder
+  (``sorteio-serve`` + ``sorteio-serve-lib/``, scripts/export/sorteio_serve.py); the node finds
+  it beside the game before any Python.
 - ``python/``: pythonscript's runtime (CPython 3.8 with sorteio and pydantic 2.10) where the
   ``.gdnlib`` says, ``addons/pythonscript/x11-64/``, relative to the current folder of the game
   (Godot 3 resolves ``res://`` paths outside the pack that way), and the bridge script
@@ -34,6 +41,9 @@ import zipfile
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import godot4  # scripts/export/godot4.py, beside this script
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "godot3" / "demo_project"
 HERE = Path(__file__).resolve().parent
@@ -41,6 +51,8 @@ PRESET = "Linux/X11"
 PACK = "sorteio_demo.pck"
 LAUNCHER = "sorteio_demo.sh"
 FROZEN = "sorteio-serve"
+# The one-folder server's libraries, beside its executable (PyInstaller's --contents-directory).
+FROZEN_LIB = "sorteio-serve-lib"
 PLATFORM = "x11-64"
 PYINSTALLER_SPEC = "pyinstaller>=6.3,<7"
 # What the shipped runtime does not need: build headers, tests, GUI toolkits, pip itself.
@@ -188,7 +200,15 @@ def freezing_python() -> str:
 
 
 def frozen_server(build: Path, logs: Path) -> Path:
-    """``sorteio-serve``, cached in build/export/.cache/ by what goes into it."""
+    """The frozen server as a folder (``sorteio-serve`` + ``sorteio-serve-lib/``), cached in
+    build/export/.cache/ by what goes into it.
+
+    One folder (``--onedir``), not one file: a one-file executable unpacks itself into a
+    ``_MEI*`` folder of the temp folder at every start (22 MB) and only its bootloader removes
+    it, which a game killed with SIGKILL (or a server it SIGKILLs) never lets happen (issue 14,
+    "Nothing left behind"). The one-folder server runs in place, as one process, and writes
+    nothing anywhere. Its libraries sit in ``sorteio-serve-lib/`` (not PyInstaller's generic
+    ``_internal``), so the game's folder says whose they are."""
     python = freeze_venv(build, logs)
     entry = HERE / "sorteio_serve.py"
     versions = subprocess.run(
@@ -198,28 +218,34 @@ def frozen_server(build: Path, logs: Path) -> Path:
     # The server never runs the simulator's C kernel (sorteio.sim.ckernel falls back without
     # it); the in-tree build of it (pip install -e) links the build machine's Python and holds
     # its paths, which the leak check refuses.
-    options = ["--exclude-module", "sorteio.sim._ckernel"]
-    key = digest([entry, *sorteio_sources()], versions, *options)
+    options = ["--exclude-module", "sorteio.sim._ckernel", "--contents-directory", FROZEN_LIB]
+    key = digest([entry, *sorteio_sources()], versions, "onedir", *options)
     cached = build / ".cache" / f"{FROZEN}-{key}"
-    if cached.is_file():
+    if (cached / FROZEN).is_file():
         return cached
-    say("freezing sorteio serve with PyInstaller (one file)")
+    say("freezing sorteio serve with PyInstaller (one folder)")
     work = build / ".cache" / "pyinstaller"
     if work.exists():
         shutil.rmtree(work)
     decks = ROOT / "python" / "sorteio" / "decks"
     locale = ROOT / "python" / "sorteio" / "locale"  # the message catalogs (issue 15)
-    run([str(python), "-m", "PyInstaller", "--onefile", "--strip", "--noconfirm", "--clean",
+    run([str(python), "-m", "PyInstaller", "--onedir", "--strip", "--noconfirm", "--clean",
          "--log-level", "WARN", "--name", FROZEN, "--paths", str(ROOT / "python"),
          "--add-data", f"{decks}{os.pathsep}sorteio/decks",
          "--add-data", f"{locale}{os.pathsep}sorteio/locale",
          "--distpath", str(work / "dist"), "--workpath", str(work / "work"),
          "--specpath", str(work), *options, str(entry)], logs / "pyinstaller.log")
     for old in cached.parent.glob(f"{FROZEN}-*"):
-        old.unlink()
+        shutil.rmtree(old) if old.is_dir() else old.unlink()
     shutil.move(str(work / "dist" / FROZEN), str(cached))
     shutil.rmtree(work)
     return cached
+
+
+def copy_frozen(server: Path, folder: Path) -> None:
+    """The frozen server's executable and its library folder into ``folder`` (beside a game)."""
+    shutil.copy2(server / FROZEN, folder / FROZEN)
+    shutil.copytree(server / FROZEN_LIB, folder / FROZEN_LIB, symlinks=True)
 
 
 # What the frozen server is made of besides sorteio, named by the freeze venv's own metadata.
@@ -258,7 +284,7 @@ def build_socket(out: Path, build: Path, logs: Path) -> Path:
     server = frozen_server(build, logs)
     project = scratch_project(build / ".work" / "socket_project")
     export_pack(project, folder / PACK, logs)
-    shutil.copy2(server, folder / FROZEN)
+    copy_frozen(server, folder)
     copy_licences(build / ".freeze-venv" / "bin" / "python", folder)
     write_launcher(folder, cd_first=False)
     return folder
@@ -297,6 +323,12 @@ def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
     (folder / entry).parent.mkdir(parents=True)
     shutil.copy2(ROOT / "godot3" / entry, folder / entry)
+    # pythonscript imports the bridge script from the game folder and would write its .pyc in a
+    # __pycache__ beside it at the first start: ship it compiled (unchecked hash: used as is,
+    # never rewritten), so a player's folder stays as shipped (issue 14, "Nothing left behind").
+    python38 = pythonscript_runtime() / "addons" / "pythonscript" / PLATFORM / "bin" / "python3"
+    run([str(python38), "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash",
+         "-d", str(entry.parent), str((folder / entry).parent)], logs / "compile_bridge.log")
     write_launcher(folder, cd_first=True)
     return folder
 
@@ -343,6 +375,42 @@ def trim_runtime(home: Path, python38: Path, logs: Path) -> None:
     # The names a traceback shows are relative; Python fixes them up to the real file at import.
     run([str(python38), "-m", "compileall", "-q", "-j", "0",
          "-d", "site-packages", str(site)], logs / "compileall.log")
+
+
+# -- Godot 4: the demo exported by Godot with the addon's export plugin --------------------------
+
+
+def _godot4(step, *args):
+    try:
+        return step(*args)
+    except (RuntimeError, FileNotFoundError) as exc:
+        raise BuildError(str(exc)) from None
+
+
+def install_server(project: Path, build: Path, logs: Path) -> Path:
+    """The frozen server (with its licences) into a Godot 4 project, for its exports."""
+    server = frozen_server(build, logs)
+    freezer = build / ".freeze-venv" / "bin" / "python"
+    return godot4.install_server(server, project, copy_frozen,
+                                 lambda home: copy_licences(freezer, home))
+
+
+def build_godot4(variant: str, out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
+    project = _godot4(godot4.scratch_project, build / ".work" / f"{variant}_project")
+    if variant == "godot4-socket":
+        install_server(project, build, logs)
+    else:
+        result = subprocess.run(["bash", str(ROOT / "scripts" / "gdextension.sh"), "install",
+                                 str(project)], capture_output=True, text=True)
+        if result.returncode == 3:
+            raise BuildError(result.stderr.strip().splitlines()[-1], 3)
+        if result.returncode != 0:
+            raise BuildError(f"scripts/gdextension.sh install failed:\n{result.stderr[-2000:]}")
+    folder = _godot4(godot4.export, project, out / variant, logs)
+    # The extension's CPython was built under ~/.pyenv: its libraries and _sysconfigdata name
+    # that folder (unused at run time), as pythonscript's do; same-length placeholders here.
+    scrub(folder, paths)
+    return folder
 
 
 # -- no path of this machine in what ships --------------------------------------------------------
@@ -470,22 +538,34 @@ def size_mb(folder: Path) -> float:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "export")
-    parser.add_argument("--variant", choices=("socket", "python", "all"), default="all")
+    variants = ("socket", "python", *godot4.VARIANTS)
+    parser.add_argument("--variant", choices=(*variants, "all"), default="all")
+    parser.add_argument("--install-server", type=Path, metavar="PROJECT",
+                        help="put the frozen server into this Godot 4 project, then stop")
     args = parser.parse_args(argv)
     out = args.out.resolve()
     build = out
     logs = out / "logs"
-    wanted = ("socket", "python") if args.variant == "all" else (args.variant,)
+    wanted = variants if args.variant == "all" else (args.variant,)
     sizes = {}
+    if args.install_server is not None:
+        try:
+            say(f"frozen server in {install_server(args.install_server.resolve(), build, logs)}")
+        except BuildError as exc:
+            say(str(exc))
+            return exc.code
+        return 0
     try:
         paths = build_paths(runtime_prefixes() if "python" in wanted else [])
         for variant in wanted:
             if variant == "socket":
                 folder = build_socket(out, build, logs)
-            else:
+            elif variant == "python":
                 folder = build_python(out, build, logs, paths)
+            else:
+                folder = build_godot4(variant, out, build, logs, paths)
             freezer = build / ".freeze-venv" / "bin" / "python"
-            found = leaks(folder, paths, freezer if variant == "socket" else None)
+            found = leaks(folder, paths, freezer if "socket" in variant else None)
             if found:
                 listed = "\n".join(f"  {name}: {', '.join(hits)}" for name, hits in found.items())
                 raise BuildError(f"{folder} holds paths of this machine:\n{listed}")

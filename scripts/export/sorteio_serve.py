@@ -13,10 +13,11 @@ import sys
 from sorteio.bridge import server
 
 
-def _stop_with_the_bootloader() -> None:
-    # A one-file executable runs as two processes: PyInstaller's bootloader (the PID the game
-    # knows and SIGKILLs in stop_bridge) and this Python child. Ask Linux for a SIGTERM when
-    # the bootloader goes, so the server shuts down cleanly (and removes its port file).
+def _stop_with_the_parent() -> None:
+    # The one-folder server runs as one process, the game's child. Ask Linux for a SIGTERM when
+    # the game goes, even killed with SIGKILL, so the server shuts down cleanly at once (and
+    # removes its port file), before --parent-pid's watch would notice. Linux sends it when the
+    # parent's thread that started us ends: the node starts the server from the main thread.
     if not (getattr(sys, "frozen", False) and sys.platform.startswith("linux")):
         return
     import ctypes
@@ -25,12 +26,12 @@ def _stop_with_the_bootloader() -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     parent = os.getppid()
     libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
-    if os.getppid() != parent:  # the bootloader died before the request took effect
+    if os.getppid() != parent:  # the parent died before the request took effect
         sys.exit(0)
 
 
 if __name__ == "__main__":
-    _stop_with_the_bootloader()
+    _stop_with_the_parent()
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
         exec(server.LAUNCHER)  # from the node: the first argument is the error file
     else:

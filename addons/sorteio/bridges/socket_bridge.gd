@@ -297,8 +297,17 @@ func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 
 func _child_running() -> bool:
 	# Our child: OS.is_process_running reaps it once it exited, and asking again about a reaped
-	# PID logs an engine error, so the PID is forgotten the first time it is found gone.
+	# PID logs an engine error, so the PID is forgotten the first time it is found gone. Someone
+	# else may have reaped it already (OS.kill waits for the process it kills, e.g. a game or a
+	# test killing the server by bridge_process_id()): Godot then logs "Thread <pid> exited with
+	# errno: 10" (ECHILD). Where /proc tells, a PID with no /proc entry is gone without asking.
 	if pid <= 0:
+		return false
+	if (
+		DirAccess.dir_exists_absolute("/proc/self")
+		and not DirAccess.dir_exists_absolute("/proc/%d" % pid)
+	):
+		pid = -1
 		return false
 	if OS.is_process_running(pid):
 		return true

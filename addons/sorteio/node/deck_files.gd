@@ -3,6 +3,8 @@ extends RefCounted
 ## [SorteioDeck] resource or a save's deck, turned into a path Python can open (a user:// copy
 ## when the deck lives inside an exported pack, removed once Python read it).
 
+const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+
 ## Called with (message, code) when a deck cannot be handed to Python: the node's report.
 var report: Callable
 var _temporary_files: PackedStringArray = []
@@ -126,7 +128,9 @@ func _resource_for_python(resource: SorteioDeck) -> String:
 
 
 func _copy(text: String, file_name: String) -> String:
-	# Absolute path of a user:// copy holding [param text], removed once Python read it.
+	# Absolute path of a user:// copy holding [param text], removed once Python read it; those
+	# of games killed before that are removed first (issue 14, "Nothing left behind").
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), "sorteio_deck_")
 	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
 	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
 	if target != null:

@@ -122,6 +122,8 @@ const SCRIPTED_BRIDGE := "res://addons/sorteio/bridges/scripted_bridge.gd"
 # Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
 # still runs.
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+# user://DECK_COPY_PREFIX<pid>_<file>: a deck from the pack, copied where Python can read it.
+const DECK_COPY_PREFIX := "sorteio_deck_"
 const SETTING_PYTHON := "sorteio/python"
 const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
 
@@ -184,6 +186,7 @@ var _autostart_pending := false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file does not hold this machine's absolute path.
 var _deck_given := ""
+var _temporary_files := []
 var _announced := false
 var _ending_announced := false
 var _mode_names := {}
@@ -668,6 +671,7 @@ func _call(method: String, params: Dictionary):
 	var reply: Dictionary = _bridge.request(method, params)
 	if record_path != "":
 		_record(method, params, reply)
+	_remove_temporary_files()  # deck copies: Python read them during the request
 	if not _announced and _bridge.is_ready():
 		# This call brought the bridge up: bridge_ready goes out after it returns. Emitted here,
 		# a handler's own calls (the README's _begin starts a match) ran inside this call, whose
@@ -841,14 +845,26 @@ func _deck_resource_for_python(resource: Resource):
 
 
 func _deck_copy(text: String, name: String) -> String:
-	# Absolute path of user://sorteio_deck_<name> holding `text` (the path itself on failure).
-	var copy := "user://sorteio_deck_" + name
+	# Absolute path of user://sorteio_deck_<pid>_<name> holding `text` (the path itself on
+	# failure), removed once the request that hands it to Python returned; those of games killed
+	# before that are removed first (issue 14, "Nothing left behind").
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), DECK_COPY_PREFIX)
+	var copy := "user://%s%d_%s" % [DECK_COPY_PREFIX, OS.get_process_id(), name]
+	_temporary_files.append(copy)
 	var target := File.new()
 	if target.open(copy, File.WRITE) != OK:
 		return ProjectSettings.globalize_path(copy)
 	target.store_string(text)
 	target.close()
 	return ProjectSettings.globalize_path(copy)
+
+
+func _remove_temporary_files() -> void:
+	var dir := Directory.new()
+	for path in _temporary_files:
+		if dir.file_exists(path):
+			dir.remove(path)
+	_temporary_files.clear()
 
 
 static func _type_name(value) -> String:

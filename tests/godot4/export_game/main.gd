@@ -1,7 +1,15 @@
 extends Node
-## A small game (not the demo) for the export test: plays one whole match through the
-## in-process bridge with option slot % options, prints "GAME <what>" lines, quits 0 on a
-## finished match and 1 otherwise.
+## A small game (not the demo) for the export tests: plays one whole match through its own
+## SorteioNode (bridge "auto": in-process when the project holds the Python GDExtension, else
+## the socket bridge, which finds the frozen server beside the exported game), picking the left
+## side on even slots and the right one on odd slots, with the deck [constant DECK] from the pack
+## (the node hands Python a user:// copy of it). Prints "GAME <what>" lines; quits 0 on a
+## finished match and 1 otherwise. [code]-- --seed=N[/code] picks the seed.
+
+## The test copies the built-in deck here; the preset's include_filter exports it.
+const DECK: String = "res://decks/meu.json"
+
+var _ending: Dictionary = {}
 
 
 func _ready() -> void:
@@ -9,46 +17,39 @@ func _ready() -> void:
 
 
 func _play() -> void:
-	var bridge := SorteioPythonBridge.new()
-	if not bridge.start(self):
-		print("GAME bridge failed: %s" % bridge.failure())
+	var node: SorteioNode = SorteioNode.new()
+	node.match_ended.connect(_on_match_ended)
+	add_child(node)
+	if not await node.wait_bridge_ready():
+		print("GAME bridge failed: %s" % node.bridge_error)
 		get_tree().quit(1)
 		return
-	print("GAME bridge %s" % bridge.kind())
+	print("GAME bridge %s" % node.bridge_kind)
 	var seed_value: int = 11
 	for given: String in OS.get_cmdline_user_args():
 		if given.begins_with("--seed="):
 			seed_value = int(given.split("=")[1])
-	var started: Dictionary = await bridge.request("new_match", {"seed": seed_value})
-	if not started.get("ok", false):
-		print("GAME new_match failed: %s" % str(started))
+	if not await node.start_match(seed_value, DECK):
+		print("GAME start_match failed: %s" % node.last_error)
 		get_tree().quit(1)
 		return
 	var cards: int = 0
 	while true:
-		var turn: Dictionary = await bridge.request("start_turn", {})
-		if not turn.get("ok", false):
+		var card: SorteioCard = await node.advance()
+		if card == null:
 			break
-		while true:
-			var drawn: Dictionary = await bridge.request("draw", {})
-			var result: Dictionary = drawn.get("result", {})
-			if result.get("ending") != null:
-				_end(result["ending"], cards, bridge)
-				return
-			if result.get("draw") == null:
-				break
-			var draw: Dictionary = result["draw"]
-			var option: int = int(draw["slot"]) % (draw["card"]["opcoes"] as Array).size()
-			var chosen: Dictionary = await bridge.request("choose", {"option": option})
-			cards += 1
-			if chosen.get("ok", false) and chosen["result"].get("ending") != null:
-				_end(chosen["result"]["ending"], cards, bridge)
-				return
-	print("GAME no ending")
-	get_tree().quit(1)
-
-
-func _end(ending: Dictionary, cards: int, bridge: SorteioPythonBridge) -> void:
-	print("GAME ending %s after %d cards" % [JSON.stringify(ending), cards])
-	bridge.close()
+		if not await node.choose_side(SIDE_LEFT if card.slot % 2 == 0 else SIDE_RIGHT):
+			break
+		cards += 1
+	if not node.is_match_over():
+		print("GAME no ending: %s" % node.last_error)
+		get_tree().quit(1)
+		return
+	print("GAME ending %s after %d cards" % [JSON.stringify(_ending), cards])
+	node.stop_bridge()
 	get_tree().quit(0)
+
+
+func _on_match_ended(reason: String, ending: Dictionary) -> void:
+	_ending = ending.duplicate()
+	_ending["reason"] = reason

@@ -110,9 +110,7 @@ func poll() -> bool:
 		if _status == "connecting":
 			what = "did not accept a connection on port %d" % _port
 		_fail("the sorteio server %s within %d ms%s" % [what, startup_timeout_ms, _child_said()])
-		if pid > 0:
-			OS.kill(pid)  # a server that never came up is of no use: do not leave it running
-			pid = -1
+		_stop_child()  # a server that never came up is of no use: do not leave it running
 	return _status == "ready"
 
 
@@ -157,10 +155,7 @@ func close() -> void:
 	if _peer != null:
 		_peer.disconnect_from_host()
 		_peer = null
-	if pid > 0:
-		OS.kill(pid)
-		pid = -1
-	# OS.kill is SIGKILL on Linux: the server cannot remove its port file (with the token).
+	_stop_child()
 	_remove_own_files()
 	if _status != "failed":
 		_status = "closed"
@@ -254,6 +249,22 @@ func _child_alive() -> bool:
 	if not Directory.new().dir_exists("/proc/self"):
 		return true
 	return _process_alive(pid)
+
+
+func _stop_child() -> void:
+	# SIGTERM first: the server stops cleanly (it removes its port file, which holds the token).
+	# OS.kill is SIGKILL on Linux, kept for a server that does not stop within 2 s.
+	if pid <= 0:
+		return
+	var terminated := false
+	if OS.get_name() in ["X11", "OSX", "Server", "LinuxBSD", "macOS"] and _child_alive():
+		terminated = OS.execute("kill", PoolStringArray(["-TERM", str(pid)]), true) == 0
+	var until := OS.get_ticks_msec() + 2000
+	while terminated and _child_alive() and OS.get_ticks_msec() < until:
+		OS.delay_msec(5)
+	if _child_alive():
+		OS.kill(pid)
+	pid = -1
 
 
 func _remove_own_files() -> void:

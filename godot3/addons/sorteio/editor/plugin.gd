@@ -6,6 +6,7 @@ extends EditorPlugin
 # - the importer that turns deck JSON files into SorteioDeck resources (deck_import_plugin.gd);
 # - what a SorteioDeck's import found, read-only, in the Inspector (deck_inspector_plugin.gd);
 # - invalid decks in red in the FileSystem dock (filesystem_marks.gd).
+# - the export plugin that ships the frozen socket server with a game (export_plugin.gd).
 # Panel and importer share one Python bridge (editor_bridge.gd), started when first needed.
 
 const AUTOLOAD_NAME := "Sorteio"
@@ -18,12 +19,15 @@ const PANEL := "res://addons/sorteio/editor/panel.gd"
 const DECK_IMPORTER := "res://addons/sorteio/editor/deck_import_plugin.gd"
 const DECK_INSPECTOR := "res://addons/sorteio/editor/deck_inspector_plugin.gd"
 const FILESYSTEM_MARKS := "res://addons/sorteio/editor/filesystem_marks.gd"
+# Adds the frozen socket server to exports, refuses platforms the addon cannot serve.
+const EXPORT_PLUGIN := "res://addons/sorteio/editor/export_plugin.gd"
 
 var bridge = null
 var panel: Control = null
 var importer: EditorImportPlugin = null
 var inspector: EditorInspectorPlugin = null
 var marks: Node = null
+var exporter: EditorExportPlugin = null
 
 
 func enable_plugin() -> void:
@@ -35,6 +39,8 @@ func disable_plugin() -> void:
 
 
 func _enter_tree() -> void:
+	exporter = load(EXPORT_PLUGIN).new()
+	add_export_plugin(exporter)
 	bridge = load(EDITOR_BRIDGE).new()
 	panel = load(PANEL).new()
 	panel.bridge = bridge
@@ -61,6 +67,9 @@ func _exit_tree() -> void:
 	if inspector != null:
 		remove_inspector_plugin(inspector)
 		inspector = null
+	if exporter != null:
+		remove_export_plugin(exporter)
+		exporter = null
 	if importer != null:
 		remove_import_plugin(importer)
 		importer = null
