@@ -325,11 +325,15 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
         (r"Could not set V-Sync mode", "Xvfb's software OpenGL cannot change V-Sync"),))
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
     shots = [json.loads(line)["data"] for line in re.findall(r"^PANEL shot (.*)$", log, re.M)]
-    assert [s["size"] for s in shots] == [[1280, 800], [1280, 800]]
+    assert [s["size"] for s in shots] == [[1280, 800]] * 3
     assert all(s["colours"] >= 100 for s in shots), shots  # not a blank window
-    for path in (shot, tmp_path / "panel_simulate.png", tmp_path / "modes.png"):
+    for path in (shot, tmp_path / "panel_simulate.png", tmp_path / "modes.png",
+                 tmp_path / "panel_percard.png", tmp_path / "percard.png"):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert json.loads(re.search(r"^PANEL png (.*)$", log, re.M).group(1))["data"]["png"] == 0
+    # The per-card chart as the designer sees it (issue 15: every result exportable as PNG).
+    assert json.loads(re.search(r"^PANEL percard_png (.*)$", log, re.M).group(1))["data"] == {
+        "png": 0}
 
 
 def test_the_docs_show_the_godot4_panel():

@@ -74,7 +74,7 @@ func _init(link: Link, settings: Callable) -> void:
 	)
 	var panes := HBoxContainer.new()
 	add_child(panes)
-	tree = Ui.tree("estudo por carta", 6, [1, 1, 2, 1, 1, 6])
+	tree = Ui.tree("estudo por carta", 6, [2, 1, 2, 1, 1, 6])
 	tree.size_flags_horizontal = SIZE_EXPAND_FILL
 	tree.custom_minimum_size = Vector2(0, 260)
 	tree.item_selected.connect(_on_row_selected)
@@ -222,12 +222,21 @@ func show_result(result: Dictionary) -> void:
 		labels,
 		values
 	)
+	_link.tabs.current_tab = 4
+	_reveal.call_deferred()
 	_link.set_status(
 		(
 			"estudo por carta terminado: %d de %d sinalizadas"
 			% [int(result["cards_flagged"]), int(result["cards_total"])]
 		)
 	)
+
+
+func _reveal() -> void:
+	# Scrolls the Simulação tab to the table and chart (what a PNG export captures).
+	var scroller := _link.tabs.get_current_tab_control() as ScrollContainer
+	if scroller != null:
+		scroller.ensure_control_visible(_chart)
 
 
 func _show_progress(data: Dictionary) -> void:

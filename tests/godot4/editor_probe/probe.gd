@@ -312,6 +312,10 @@ func _shots(shot: String, out: String) -> void:
 	await _capture(shot.get_basename() + "_simulate.png")
 	if out != "":
 		_emit("png", {"png": _panel.export_png(out + "/modes.png")}, 0)
+	await _act("percard", func() -> void: _panel.per_card.run(50.0, 100, "random"))
+	await _capture(shot.get_basename() + "_percard.png")
+	if out != "":
+		_emit("percard_png", {"png": _panel.export_png(out + "/percard.png", "percard_png")}, 0)
 
 
 func _capture(path: String) -> void:
