@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import sorteio
 from godot4_harness import (
     ROOT,
     SCRIPTS,
@@ -33,6 +34,8 @@ from godot4_harness import (
 )
 from sorteio.bridge.handler import RequestHandler
 from sorteio.loader import BUILTIN_DECKS
+
+SITUATIONS = Path(sorteio.__file__).parent / "situations"
 
 pytestmark = pytest.mark.godot
 
@@ -100,10 +103,13 @@ def editor_run(tmp_path_factory):
     # matches inside one step, the Python kernel spreads them over several editor frames (same
     # figures either way: tests/test_ckernel.py).
     env = godot_env(tmp / "home", SORTEIO_KERNEL="python")
-    run = run_godot(project, ["--editor", "--", f"--state={state}", f"--out={out}"],
+    situation = tmp / "situacao.json"
+    shutil.copy(SITUATIONS / "secao4.json", situation)
+    run = run_godot(project, ["--editor", "--", f"--state={state}", f"--out={out}",
+                              f"--situation={situation}"],
                     tmp / "home", env=env, allowed=ALLOWED, timeout=400, log_name="editor")
     return {"project": project, "run": run, "panel": panel_lines(run.log), "state": state,
-            "original": original, "out": out}
+            "original": original, "out": out, "situation": situation}
 
 
 def test_the_panel_runs_every_action_with_no_engine_error(editor_run):
@@ -211,6 +217,59 @@ def test_results_export_as_csv_and_png(editor_run):
     assert csv[0].startswith("#,teto_obrigatorias") and len(csv) == 4
 
 
+def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(editor_run):
+    """Issue 15 "The per-card ranking in the panel": rounds and cards settled while it runs,
+    then Python's ranking (same order, Δ and interval, verdict sentence in full), Python's
+    summary, a chart of the largest |Δ| with one label per bar, a CSV export, and a row click
+    selecting that card in the card table."""
+    shown = editor_run["panel"]["percard"]["data"]
+    assert shown["progress_lines"], shown
+    assert all(re.match(r"rodada \d+ · \d+ de 95 cartas resolvidas · \d+ de \d+ partidas$",
+                        line) for line in shown["progress_lines"]), shown["progress_lines"]
+    assert shown["progress"]["value"] == shown["progress"]["max"] > 0
+    rows = shown["rows"]
+    assert editor_run["panel"]["percard"]["rows"] == len(rows) == 95
+    diffs = [float(row[1]) for row in rows]
+    assert [abs(d) for d in diffs] == sorted((abs(d) for d in diffs), reverse=True)  # ranked
+    for row in rows:
+        low, high = (float(x) for x in row[2].split(" a "))
+        assert low <= float(row[1]) <= high
+        assert row[3] == "100" and row[5].endswith(".")  # the whole sentence, not cut
+    assert "cartas mudam a catástrofe" in shown["summary"]
+    assert "jogador aleatório" in shown["summary"]
+    labels = shown["chart"]["labels"]
+    assert shown["chart"]["bars"] == len(labels) == 25
+    assert [label.rstrip(" *") for label in labels] == [row[0] for row in rows[:25]]
+    assert shown["csv"] == 0 and shown["png"] == 2  # headless: no PNG (ERR_UNAVAILABLE)
+    csv = (editor_run["out"] / "percard.csv").read_text("utf-8").splitlines()
+    assert csv[0].startswith("carta,Δ pontos,IC 95%") and len(csv) == 96
+    assert shown["selected_id"] == rows[0][0] and shown["selected"][1] == "id"
+    assert "estudo por carta terminado" in shown["status"]
+
+
+def test_preview_and_simulate_start_from_a_situation_and_show_its_problems(editor_run):
+    """Issue 14 "Designers' situations": GDD 06 §4's sample and a situation file, previewed
+    (Python's own rows) and simulated (the reference engine: kernel "oracle"); a bad file's
+    problems one row each (file, field, what is wrong), like a deck's; the status says where
+    it starts."""
+    shown = editor_run["panel"]["situations"]["data"]
+    deck = str(editor_run["project"] / "decks" / "bom.sorteio.json")
+    expected = python("preview", deck=deck, seed=0, situation="secao4")
+    cards = [[r["card_id"], r["reason_text"], r["meters_text"]] for r in expected["rows"]
+             if r["event"] == "card_played"]
+    assert shown["secao4"] == ["situation", cards, expected["start_text"]] and cards
+    assert "do exemplo do §4" in shown["secao4_status"]
+    assert shown["file"] == shown["secao4"]  # the file is the sample's copy
+    assert f"da situação {editor_run['situation']}" in shown["file_status"]
+    bad = str(editor_run["out"] / "situacao_ruim.json")
+    assert [row[:2] for row in shown["bad_rows"]] == [[bad, "ano"], [bad, "medidores.caixa"]]
+    assert all(row[2] for row in shown["bad_rows"]) and "erro (rule_error)" in shown["bad_status"]
+    assert "200 partidas" in shown["simulate"]
+    assert "Cada partida começa do exemplo do §4 (secao4)." in shown["simulate"]
+    assert shown["simulate_kernel"] == "oracle"
+    assert "do exemplo do §4" in shown["simulate_status"]
+
+
 def test_parar_stops_a_long_simulation(editor_run):
     stop = editor_run["panel"]["stop"]["data"]
     assert stop["busy"] is False and 0 < stop["done"] < 200000
@@ -262,11 +321,15 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
         (r"Could not set V-Sync mode", "Xvfb's software OpenGL cannot change V-Sync"),))
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
     shots = [json.loads(line)["data"] for line in re.findall(r"^PANEL shot (.*)$", log, re.M)]
-    assert [s["size"] for s in shots] == [[1280, 800], [1280, 800]]
+    assert [s["size"] for s in shots] == [[1280, 800]] * 3
     assert all(s["colours"] >= 100 for s in shots), shots  # not a blank window
-    for path in (shot, tmp_path / "panel_simulate.png", tmp_path / "modes.png"):
+    for path in (shot, tmp_path / "panel_simulate.png", tmp_path / "modes.png",
+                 tmp_path / "panel_percard.png", tmp_path / "percard.png"):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert json.loads(re.search(r"^PANEL png (.*)$", log, re.M).group(1))["data"]["png"] == 0
+    # The per-card chart as the designer sees it (issue 15: every result exportable as PNG).
+    assert json.loads(re.search(r"^PANEL percard_png (.*)$", log, re.M).group(1))["data"] == {
+        "png": 0}
 
 
 def test_the_docs_show_the_godot4_panel():

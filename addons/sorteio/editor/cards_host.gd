@@ -115,6 +115,17 @@ func show_field(field: String) -> void:
 		_link.tabs.current_tab = 0
 
 
+## Selects the card [param card_id] in the card table (loaded first when empty) and shows it;
+## nothing when the deck has no such card (the built-in deck has no table).
+func show_card(card_id: String) -> void:
+	if table.card_count() == 0:
+		await load_table()
+	for i in table.card_count():
+		if table.row(i).get("id", "") == card_id:
+			show_field("cartas.%d.id" % i)
+			return
+
+
 ## Forgets the table (another deck was chosen).
 func clear() -> void:
 	_digest = ""

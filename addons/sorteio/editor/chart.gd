@@ -1,8 +1,8 @@
 @tool
 extends Control
 ## A horizontal bar chart of figures Python computed (the panel never computes them): one
-## labelled bar per entry, its value written beside it, heights scaled to the largest value
-## for drawing only. Editor only.
+## labelled bar per entry, its value written beside it, lengths scaled to the largest value
+## for drawing only; negative values draw left of a zero line. Editor only.
 
 const BAR_COLOR := Color(0.35, 0.5, 0.84)
 const ROW_HEIGHT := 20.0
@@ -28,6 +28,11 @@ func set_data(new_title: String, labels: Array, values: Array) -> void:
 ## Number of bars drawn.
 func bar_count() -> int:
 	return _values.size()
+
+
+## The bars' labels, top to bottom.
+func bar_labels() -> Array[String]:
+	return _labels.duplicate()
 
 
 ## The chart as an image (what the editor's viewport shows of it), for a PNG export; null
@@ -58,14 +63,18 @@ func _draw() -> void:
 		text_color
 	)
 	var highest := 0.0
+	var lowest := 0.0
 	for value in _values:
 		highest = maxf(highest, value)
-	if highest <= 0.0:
-		highest = 1.0
+		lowest = minf(lowest, value)
+	var span := highest - lowest
+	if span <= 0.0:
+		span = 1.0
 	var width := maxf(size.x - LABEL_WIDTH - 70.0, 10.0)
+	var zero := LABEL_WIDTH + width * (-lowest / span)
 	for i in _values.size():
 		var y := ROW_HEIGHT * (i + 1.2)
-		var length := width * _values[i] / highest
+		var length := width * _values[i] / span
 		var baseline := y + font.get_ascent(size_px)
 		draw_string(
 			font,
@@ -77,10 +86,11 @@ func _draw() -> void:
 			text_color,
 			TextServer.JUSTIFICATION_NONE
 		)
-		draw_rect(Rect2(LABEL_WIDTH, y + 3, maxf(length, 1.0), ROW_HEIGHT - 6), BAR_COLOR)
+		var left := minf(zero, zero + length)
+		draw_rect(Rect2(left, y + 3, maxf(absf(length), 1.0), ROW_HEIGHT - 6), BAR_COLOR)
 		draw_string(
 			font,
-			Vector2(LABEL_WIDTH + length + 4, baseline),
+			Vector2(maxf(zero, zero + length) + 4, baseline),
 			value_format % _values[i],
 			HORIZONTAL_ALIGNMENT_LEFT,
 			-1,

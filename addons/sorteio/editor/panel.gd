@@ -13,7 +13,8 @@ extends VBoxContainer
 ## [code]tab_coverage.gd[/code], [code]tab_preview.gd[/code], [code]tab_simulate.gd[/code]),
 ## sharing one [code]panel_link.gd[/code] (the bridge, the results, the status line).
 
-## An action ended: [param action] is validate, coverage, preview, simulate, table or edit.
+## An action ended: [param action] is validate, coverage, preview, simulate, percard, table or
+## edit.
 signal action_finished(action: String, ok: bool)
 
 const EditorPython := preload("res://addons/sorteio/editor/editor_python.gd")
@@ -25,6 +26,8 @@ const TabProblems := preload("res://addons/sorteio/editor/tab_problems.gd")
 const TabCoverage := preload("res://addons/sorteio/editor/tab_coverage.gd")
 const TabPreview := preload("res://addons/sorteio/editor/tab_preview.gd")
 const TabSimulate := preload("res://addons/sorteio/editor/tab_simulate.gd")
+const PerCard := preload("res://addons/sorteio/editor/percard_view.gd")
+const StartPicker := preload("res://addons/sorteio/editor/start_picker.gd")
 
 ## The editor's undo manager (given by the plugin); card edits are undone through it.
 var undo_redo: EditorUndoRedoManager = null:
@@ -49,6 +52,18 @@ var bridge: SorteioBridge:
 		return _link.bridge
 	set(value):
 		_link.bridge = value
+## The per-card study of the Simulação tab ([code]percard_view.gd[/code]: run, stop, shown).
+var per_card: PerCard:
+	get:
+		return _simulate.per_card
+## Where the Prévia tab starts ([code]start_picker.gd[/code]: choose, params, describe).
+var preview_start: StartPicker:
+	get:
+		return _preview.start
+## Where the Simulação tab's matches start.
+var simulation_start: StartPicker:
+	get:
+		return _simulate.start
 ## The card table.
 var table: CardTable:
 	get:
@@ -204,7 +219,8 @@ func select_problem(row_index: int) -> void:
 	_problems.select_problem(row_index)
 
 
-## Writes the table of [param what] (validate, coverage, preview, sweep, cards) as CSV.
+## Writes the table of [param what] (validate, coverage, preview, sweep, cards, percard) as
+## CSV.
 func export_csv(what: String, path: String) -> Error:
 	var file := FileAccess.open(path, FileAccess.WRITE)
 	if file == null:
@@ -219,10 +235,13 @@ func export_csv(what: String, path: String) -> Error:
 	return OK
 
 
-## Writes the per-mode chart as a PNG (what the editor shows of it); ERR_UNAVAILABLE in a
-## headless editor, which draws nothing.
-func export_png(path: String) -> Error:
-	var image := _simulate.chart_image()
+## Writes the per-mode chart (or with [param what] [code]percard_png[/code] the per-card chart)
+## as a PNG (what the editor shows of it); ERR_UNAVAILABLE in a headless editor, which draws
+## nothing.
+func export_png(path: String, what: String = "png") -> Error:
+	var image := (
+		_simulate.per_card.chart_image() if what == "percard_png" else _simulate.chart_image()
+	)
 	if image == null:
 		return ERR_UNAVAILABLE
 	return image.save_png(path)
@@ -269,6 +288,7 @@ func _build() -> void:
 	_coverage = TabCoverage.new(_link)
 	_preview = TabPreview.new(_link)
 	_simulate = TabSimulate.new(_link)
+	_simulate.per_card.card_chosen.connect(_cards.show_card)
 	for tab: Control in [_problems, _coverage, _preview, _simulate]:
 		tabs.add_child(tab)
 		tab.connect("export_requested", _ask_export)
@@ -287,7 +307,8 @@ func _trees() -> Dictionary:
 		"coverage": _coverage.tree,
 		"preview": _preview.tree,
 		"sweep": _simulate.sweep_tree,
-		"cards": _simulate.card_tree
+		"cards": _simulate.card_tree,
+		"percard": _simulate.per_card.tree
 	}
 
 
@@ -305,12 +326,17 @@ func _on_deck_changed() -> void:
 
 func _ask_export(what: String) -> void:
 	_export_what = what
-	_export_dialog.current_file = "sorteio_%s.%s" % [what, "png" if what == "png" else "csv"]
+	var png := what.ends_with("png")
+	_export_dialog.current_file = "sorteio_%s.%s" % [what, "png" if png else "csv"]
 	_export_dialog.popup_file_dialog()
 
 
 func _on_export_chosen(path: String) -> void:
-	var error := export_png(path) if _export_what == "png" else export_csv(_export_what, path)
+	var error := (
+		export_png(path, _export_what)
+		if _export_what.ends_with("png")
+		else export_csv(_export_what, path)
+	)
 	_link.set_status(
 		(
 			"exportado: %s" % path

@@ -1,22 +1,23 @@
 @tool
 extends VBoxContainer
 ## The Sorteio panel's "Prévia" tab (editor only): the next turn (Python's [code]preview[/code]),
-## from the start or from a saved match, with each card's reason, the option the chosen player
-## takes and the meters after it.
+## from the start, a saved match or a designer's situation ([code]start_picker.gd[/code]),
+## with each card's reason, the option the chosen player takes and the meters after it.
 
 ## The CSV export of this tab's rows was asked for.
 signal export_requested(what: String)
 
 const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
+const StartPicker := preload("res://addons/sorteio/editor/start_picker.gd")
 
 ## The turn, one row per event.
 var tree: Tree
+## Where the preview starts (the match start, a saved match, a situation, §4's sample).
+var start: StartPicker
 var _link: Link
-var _state_edit: LineEdit
 var _seed: SpinBox
 var _player: OptionButton
-var _state_dialog: EditorFileDialog
 
 
 func _init(link: Link) -> void:
@@ -24,19 +25,9 @@ func _init(link: Link) -> void:
 	name = "Prévia"
 	var row := HBoxContainer.new()
 	add_child(row)
-	row.add_child(Ui.label("Partida salva:"))
-	_state_edit = LineEdit.new()
-	_state_edit.placeholder_text = "vazio: o início da partida"
-	_state_edit.size_flags_horizontal = SIZE_EXPAND_FILL
-	row.add_child(_state_edit)
-	_state_dialog = Ui.file_dialog(
-		link.panel,
-		["*.json ; Partida salva"],
-		EditorFileDialog.FILE_MODE_OPEN_FILE,
-		func(path: String) -> void: _state_edit.text = path
-	)
-	_state_dialog.access = EditorFileDialog.ACCESS_FILESYSTEM
-	row.add_child(Ui.button("…", func() -> void: _state_dialog.popup_file_dialog()))
+	start = StartPicker.new(link, true)
+	start.size_flags_horizontal = SIZE_EXPAND_FILL
+	row.add_child(start)
 	row.add_child(Ui.label("semente:"))
 	_seed = Ui.spin(0, 2147483647, 0)
 	row.add_child(_seed)
@@ -49,21 +40,20 @@ func _init(link: Link) -> void:
 	add_child(box)
 
 
-## Preview: the next turn from the start, or from a saved match at [param state_path] ("":
-## the field's).
+## Preview: the next turn from where [member start] says, or from a saved match at
+## [param state_path] (then chosen in [member start]).
 func run(state_path: String = "") -> void:
 	if state_path != "":
-		_state_edit.text = state_path
-	var state := _state_edit.text.strip_edges()
+		start.choose("state", state_path)
 	var params := {
 		"deck": _link.deck_for_python(),
 		"seed": int(_seed.value),
 		"policy": Ui.PLAYERS[_player.selected][0],
-		"state": null
 	}
-	if state != "":
-		params["state"] = Link.globalize(state)
+	params.merge(start.params())
 	var reply := await _link.request("preview", params)
+	if start.show_problems(tree, reply):
+		_link.tabs.current_tab = 3
 	if _link.answer("preview", reply):
 		show_result(reply["result"])
 
@@ -74,9 +64,9 @@ func show_result(result: Dictionary) -> void:
 		tree, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida", "medidores depois"]
 	)
 	if result["start_text"] != null:
-		var start := tree.create_item(root)
-		start.set_text(0, "início")
-		start.set_text(3, str(result["start_text"]))
+		var first := tree.create_item(root)
+		first.set_text(0, "início")
+		first.set_text(3, str(result["start_text"]))
 	for row: Dictionary in result["rows"]:
 		var item := tree.create_item(root)
 		if row["event"] == "turn_started":
@@ -103,10 +93,5 @@ func show_result(result: Dictionary) -> void:
 		var end := tree.create_item(root)
 		end.set_text(0, "fim")
 		end.set_text(3, str(result["ending"]))
-	_link.set_status(
-		(
-			"prévia do próximo turno (%s)"
-			% ("do estado salvo" if result["from"] == "state" else "do início")
-		)
-	)
+	_link.set_status("prévia do próximo turno, %s" % start.describe())
 	_link.tabs.current_tab = 3

@@ -4,7 +4,8 @@ extends ScrollContainer
 ## (Python's [code]simulate_start[/code] / [code]simulate_step[/code] /
 ## [code]simulate_cancel[/code], a step per frame with a progress bar), the catastrophe rate with
 ## its 95% interval, the meters that ended the matches, draws per mode (a chart) and per card,
-## and GDD 06 §7 sweeps with their verdict.
+## and GDD 06 §7 sweeps with their verdict; below them the per-card study
+## ([code]percard_view.gd[/code]) with the same seed and player.
 
 ## An export was asked for: [code]sweep[/code], [code]cards[/code] (CSV) or [code]png[/code].
 signal export_requested(what: String)
@@ -12,6 +13,8 @@ signal export_requested(what: String)
 const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
 const Chart := preload("res://addons/sorteio/editor/chart.gd")
+const PerCard := preload("res://addons/sorteio/editor/percard_view.gd")
+const StartPicker := preload("res://addons/sorteio/editor/start_picker.gd")
 const STEP_BUDGET_MS := 60
 const DEFAULT_MATCHES := 3000
 ## The §7 parameters a sweep may vary: [name, label, lowest, highest, step] (GDD 06 §7 safe
@@ -28,6 +31,10 @@ const SWEEP: Array[Array] = [
 var sweep_tree: Tree
 ## Draws per match, one row per card.
 var card_tree: Tree
+## The per-card study (how much each card moves the catastrophe rate; whole matches).
+var per_card: PerCard
+## Where every match starts (the match start, a situation file, §4's sample; no sweep then).
+var start: StartPicker
 var _link: Link
 var _matches: SpinBox
 var _seed: SpinBox
@@ -65,6 +72,8 @@ func _init(link: Link) -> void:
 	_progress.custom_minimum_size = Vector2(160, 0)
 	_progress.size_flags_horizontal = SIZE_EXPAND_FILL
 	row.add_child(_progress)
+	start = StartPicker.new(link, false)
+	box.add_child(start)
 	box.add_child(_sweep_controls())
 	_summary = RichTextLabel.new()
 	_summary.bbcode_enabled = true
@@ -92,6 +101,14 @@ func _init(link: Link) -> void:
 	card_tree.size_flags_horizontal = SIZE_EXPAND_FILL
 	card_tree.custom_minimum_size = Vector2(0, 220)
 	charts.add_child(card_tree)
+	box.add_child(HSeparator.new())
+	per_card = PerCard.new(
+		link,
+		func() -> Dictionary:
+			return {"seed": int(_seed.value), "policy": Ui.PLAYERS[_player.selected][0]}
+	)
+	per_card.export_requested.connect(export_requested.emit)
+	box.add_child(per_card)
 
 
 ## Simulate [param matches] matches (-1: the field's value) with [param player] ("" : the
@@ -110,8 +127,11 @@ func run(matches: int = -1, player: String = "", sweep: Dictionary = {}) -> void
 		"policy": Ui.PLAYERS[_player.selected][0],
 		"sweep": _sweep_params(sweep)
 	}
+	params.merge(start.params())
 	_progress.value = 0
 	var reply := await _link.request("simulate_start", params)
+	if start.show_problems(sweep_tree, reply):
+		_link.tabs.current_tab = 4
 	if not _link.answer("simulate", reply, false):
 		return
 	_job = int(reply["result"]["job"])
@@ -147,7 +167,7 @@ func stop() -> void:
 
 ## True while a simulation runs.
 func is_running() -> bool:
-	return _job > 0
+	return _job > 0 or per_card.is_running()
 
 
 ## The summary as shown (plain text).
@@ -172,6 +192,7 @@ func clear() -> void:
 	_summary.text = ""
 	_mode_chart.set_data("", [], [])
 	_progress.value = 0
+	per_card.clear()
 
 
 func _show_result(result: Dictionary) -> void:
@@ -192,7 +213,8 @@ func _show_result(result: Dictionary) -> void:
 		(
 			"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
 			+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
-			+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s"
+			+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s\n"
+			+ "Cada partida começa %s."
 		)
 		% [
 			int(result["matches"]),
@@ -204,7 +226,8 @@ func _show_result(result: Dictionary) -> void:
 			base["mandatory_per_turn"],
 			base["short_turn_pct"],
 			int(base["never_drawn_count"]),
-			", ".join(ended) if ended else "nenhum"
+			", ".join(ended) if ended else "nenhum",
+			start.describe()
 		]
 	)
 	if scenarios.size() > 1:
@@ -260,7 +283,7 @@ func _show_result(result: Dictionary) -> void:
 				"%.2f" % row["mandatory_per_turn"]
 			]
 			Ui.line(sweep_tree, root, cells, flagged)
-	_link.set_status("simulação terminada: %s" % player)
+	_link.set_status("simulação terminada: %s, %s" % [player, start.describe()])
 	_link.tabs.current_tab = 4
 
 

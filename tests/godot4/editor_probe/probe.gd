@@ -4,7 +4,8 @@ extends EditorPlugin
 ## throwaway project with addons/sorteio enabled: presses the Sorteio panel's actions as a
 ## designer would, prints what the panel shows as PANEL lines (JSON) for pytest to compare
 ## with Python's own answers, then quits. Options after "--": --state=/abs/saved.json,
-## --out=/abs/folder (CSV and PNG exports), --shot=/abs/out.png (needs a display).
+## --out=/abs/folder (CSV and PNG exports, a bad situation file), --situation=/abs/file.json (a
+## designer's situation), --shot=/abs/out.png (needs a display).
 
 const TIMEOUT_MS := 240000
 const GOOD := "res://decks/bom.sorteio.json"
@@ -129,6 +130,8 @@ func _run() -> void:
 	await _act("preview", func() -> void: _panel.run_preview(_arg("state")))
 	_emit("preview_state", _cards(_panel.results["preview"]), _panel.rows("preview"))
 	_emit("preview_rows", _panel.row_texts("preview").slice(0, 3), 0)
+	if _arg("out") != "" and _arg("situation") != "":
+		await _situations(_arg("out"))
 	var seen: Array = []
 	_done.erase("simulate")
 	_panel.run_simulate(3000, "random")
@@ -165,6 +168,7 @@ func _run() -> void:
 			},
 			0
 		)
+	await _per_card(out)
 	_done.erase("simulate")
 	_panel.run_simulate(200000, "random")
 	for _i in 40:
@@ -182,6 +186,66 @@ func _run() -> void:
 	if Time.get_ticks_msec() - started > TIMEOUT_MS:
 		_ok = false
 	_finish("")
+
+
+func _situations(out: String) -> void:
+	# Issue 14: the panel starts from GDD 06 §4's sample, from a situation file (the sample's
+	# copy), and shows a bad file's problems one row each; the status says where it starts.
+	var shown := {}
+	_panel.preview_start.choose("secao4")
+	await _act("preview", func() -> void: _panel.run_preview())
+	shown["secao4"] = _cards(_panel.results["preview"])
+	shown["secao4_status"] = _panel.status_text()
+	_panel.preview_start.choose("situation", _arg("situation"))
+	await _act("preview", func() -> void: _panel.run_preview())
+	shown["file"] = _cards(_panel.results["preview"])
+	shown["file_status"] = _panel.status_text()
+	var bad := out + "/situacao_ruim.json"
+	var file := FileAccess.open(bad, FileAccess.WRITE)
+	file.store_string('{"ano": 9, "medidores": {"caixa": "x"}}')
+	file.close()
+	_panel.preview_start.choose("situation", bad)
+	await _act("preview", func() -> void: _panel.run_preview(), false)
+	shown["bad_rows"] = _panel.row_texts("preview")
+	shown["bad_status"] = _panel.status_text()
+	_panel.preview_start.choose("start")
+	_panel.simulation_start.choose("secao4")
+	await _act("simulate", func() -> void: _panel.run_simulate(200, "random"))
+	shown["simulate"] = _panel.simulate_summary()
+	shown["simulate_status"] = _panel.status_text()
+	shown["simulate_kernel"] = _panel.results["simulate"].get("kernel", "")
+	_panel.simulation_start.choose("start")
+	_emit("situations", shown, 0)
+
+
+func _per_card(out: String) -> void:
+	# The per-card study, small (±50 points, at most 100 matches a card) so it ends fast; the
+	# progress line is read while it runs, then the ranked table, the chart and a row click.
+	var lines: Array = []
+	_done.erase("percard")
+	_panel.per_card.run(50.0, 100, "random")
+	var limit := Time.get_ticks_msec() + 120000
+	while not _done.has("percard") and Time.get_ticks_msec() < limit:
+		var text: String = _panel.per_card.shown()["progress"]["text"]
+		if text != "" and not lines.has(text):
+			lines.append(text)
+		await get_tree().process_frame
+	if not _done.get("percard", false):
+		print("CHECK FAIL percard: %s" % _panel.last_error)
+		_ok = false
+		return
+	var shown: Dictionary = _panel.per_card.shown()
+	shown["progress_lines"] = lines
+	shown["status"] = _panel.status_text()
+	if out != "":
+		shown["csv"] = _panel.export_csv("percard", out + "/percard.csv")
+		shown["png"] = _panel.export_png(out + "/percard.png", "percard_png")
+	_panel.per_card.select_row(0)  # the table is loaded (the edits above): selected at once
+	for _i in 3:
+		await get_tree().process_frame
+	shown["selected"] = _panel.table.selected_cell()
+	shown["selected_id"] = _panel.table.row(shown["selected"][0]).get("id", "")
+	_emit("percard", shown, _panel.rows("percard"))
 
 
 func _inprocess() -> void:
@@ -248,6 +312,10 @@ func _shots(shot: String, out: String) -> void:
 	await _capture(shot.get_basename() + "_simulate.png")
 	if out != "":
 		_emit("png", {"png": _panel.export_png(out + "/modes.png")}, 0)
+	await _act("percard", func() -> void: _panel.per_card.run(50.0, 100, "random"))
+	await _capture(shot.get_basename() + "_percard.png")
+	if out != "":
+		_emit("percard_png", {"png": _panel.export_png(out + "/percard.png", "percard_png")}, 0)
 
 
 func _capture(path: String) -> void:
