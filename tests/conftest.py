@@ -8,6 +8,31 @@ import pytest
 # Test helpers (scenario.py) are imported by name from this folder.
 sys.path.insert(0, str(Path(__file__).parent))
 
+# One language for the whole suite (issue 15), whatever the machine's locale: English, in which
+# the tests' expected messages are written. Set in the environment so that subprocesses (the CLI,
+# the socket server) speak it too; tests of Portuguese texts ask for pt-BR themselves
+# (`pt_br` below, `i18n.use`, `--lang pt-BR`), and the Godot engine tests' bridges get pt-BR
+# (their GDScript checks the Portuguese narration: `godot_language_env`).
+os.environ["SORTEIO_LANG"] = "en"
+for _var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_var, None)
+
+
+@pytest.fixture
+def pt_br():
+    """Run the test in Brazilian Portuguese (the studio's default), in-process and for the
+    subprocesses it starts."""
+    from sorteio import i18n
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SORTEIO_LANG", "pt-BR")
+    i18n.set_language("pt-BR")
+    try:
+        yield
+    finally:
+        i18n.set_language(None)
+        mp.undo()
+
 _PYTHONSCRIPT_SKIP = []
 
 

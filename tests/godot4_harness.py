@@ -79,6 +79,9 @@ def godot_env(home: Path, **extra: str) -> dict:
     env = dict(os.environ)
     env.update(
         LANG="en_US.UTF-8",  # Godot reads the name only; C.UTF-8 logs a locale error
+        # The bridge's language (issue 15): the GDScript tests read the Portuguese narration
+        # (without it the bridge would follow LANG above and speak English).
+        SORTEIO_LANG="pt-BR",
         HOME=str(home),
         XDG_DATA_HOME=str(home / "data"),
         XDG_CONFIG_HOME=str(home / "config"),

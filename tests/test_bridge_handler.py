@@ -114,7 +114,7 @@ def test_the_handler_adds_nothing_to_the_engine_but_its_texts():
     assert ok(handler, "state")["snapshot"] == engine.snapshot()
 
 
-def test_reason_texto_uses_the_deck_names_with_accents():
+def test_reason_texto_uses_the_deck_names_with_accents(pt_br):
     """card_drawn's reason.texto is the designers' sentence with names, not ids (issue 8)."""
     handler = RequestHandler()
     summary = ok(handler, "new_match", seed=10091)["deck"]

@@ -245,7 +245,7 @@ def test_any_edits_then_their_undo_give_back_the_file_byte_for_byte(tmp_path_fac
     assert path.read_bytes() == before
 
 
-def test_the_preview_says_the_meters_after_each_choice_and_where_a_save_starts(tmp_path):
+def test_the_preview_says_the_meters_after_each_choice_and_where_a_save_starts(tmp_path, pt_br):
     """Issue 15, "Preview: the meters after each choice and where a saved match starts, like
     the CLI's turn": the same sentences `sorteio turn` prints (sorteio.wording)."""
     import os

@@ -174,7 +174,7 @@ def _simulate(env_kernel):
     return data
 
 
-def test_simulate_gives_the_same_numbers_with_either_kernel_and_says_which(c_kernel):
+def test_simulate_gives_the_same_numbers_with_either_kernel_and_says_which(c_kernel, pt_br):
     c, py = _simulate("c"), _simulate("python")
     assert c.pop("kernel") == "c" and py.pop("kernel") == "python"
     assert c == py

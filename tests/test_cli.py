@@ -14,7 +14,7 @@ from sorteio.loader import BUILTIN_DECKS
 from sorteio.synthetic import synthetic_deck
 
 
-def test_play_prints_a_whole_match_on_the_default_deck():
+def test_play_prints_a_whole_match_on_the_default_deck(pt_br):
     out = sorteio("play", "--seed", "3").stdout
     assert "Ano 1" in out and "Fim" in out
     assert out.count("→") >= 7
@@ -28,7 +28,7 @@ def test_play_json_is_the_same_match_for_the_same_seed():
     assert len(cards) == len(set(cards)) == first["ending"]["cards_played"]
 
 
-def test_turn_previews_the_next_turn_from_a_saved_state(tmp_path):
+def test_turn_previews_the_next_turn_from_a_saved_state(tmp_path, pt_br):
     state = tmp_path / "state.json"
     sorteio("play", "--seed", "2", "--stop-after", "7", "--save", str(state))
     preview = json.loads(sorteio("turn", "--state", str(state), "--json").stdout)
@@ -109,7 +109,7 @@ def test_turn_reads_a_godot_save_with_a_card_on_screen(tmp_path):
     assert events[0]["draw"]["card_id"] == handler.engine.current.card_id
 
 
-def test_turn_says_when_the_preview_ends_the_match(tmp_path):
+def test_turn_says_when_the_preview_ends_the_match(tmp_path, pt_br):
     # Seed 19 loses Caixa in year 4 (found by a tester); preview the turn that ends it.
     state = tmp_path / "s.json"
     sorteio("play", "--seed", "19", "--stop-after", "21", "--save", str(state))

@@ -192,7 +192,7 @@ def test_a_missing_python_is_a_clear_message_in_the_panel(tmp_path):
     assert not [line for line in log.splitlines() if "SCRIPT ERROR" in line], log[-3000:]
 
 
-def test_validate_shows_every_problem_one_row_each(editor_run):
+def test_validate_shows_every_problem_one_row_each(editor_run, pt_br):
     project = editor_run["project"]
     good = editor_run["panel"]["validate_good"]
     assert good["data"]["valid"] is True and good["rows"] == len(good["data"]["warnings"])
@@ -214,7 +214,7 @@ def test_coverage_is_the_lint_report_as_a_table(editor_run):
     assert coverage["rows"] >= 4 + len(expected["modes"]) + len(expected["meters"])
 
 
-def test_preview_from_the_start_and_from_a_saved_state_with_the_cli_reasons(editor_run):
+def test_preview_from_the_start_and_from_a_saved_state_with_the_cli_reasons(editor_run, pt_br):
     project = editor_run["project"]
     start_from, start_cards = editor_run["panel"]["preview_start"]["data"]
     expected = python("preview", deck=str(project / "decks" / "bom.json"), seed=0)

@@ -127,7 +127,8 @@ def test_the_status_names_the_deck_and_the_python(editor_run):
     assert editor_run["panel"]["cleared"]["rows"] == 0
 
 
-def test_validate_shows_every_problem_and_selecting_one_selects_its_card_and_field(editor_run):
+def test_validate_shows_every_problem_and_selecting_one_selects_its_card_and_field(editor_run,
+                                                                                   pt_br):
     project = editor_run["project"]
     broken = editor_run["panel"]["validate_broken"]
     expected = python("validate", deck=str(project / "decks" / "quebrado.sorteio.json"))
@@ -168,12 +169,13 @@ def test_table_edits_write_the_file_and_undo_redo_go_through_the_editor(editor_r
     # Validated as you edit: a problem row names the card and the field.
     assert any(row[2] == "eco-03" and row[3] == "cartas.2.modo"
                for row in steps["bad_mode"]["problems"])
-    assert "card 'eco-01': ano: 'dois'" in steps["bad_year"]["error"]
+    # In the panel's language (its bridge speaks pt-BR here: godot_env's SORTEIO_LANG).
+    assert "carta 'eco-01': ano: 'dois'" in steps["bad_year"]["error"]
     # Everything undone: the deck file is byte for byte what the designer started with.
     assert md5(editor_run["project"] / "decks" / "bom.sorteio.json") == original
 
 
-def test_coverage_and_preview_are_python_answers(editor_run):
+def test_coverage_and_preview_are_python_answers(editor_run, pt_br):
     project = editor_run["project"]
     deck = str(project / "decks" / "bom.sorteio.json")
     assert editor_run["panel"]["coverage"]["data"]["problems"] == python("lint", deck=deck)[

@@ -142,6 +142,9 @@ def godot_env(tmp_path: Path, project: Path = DEMO, redirect_user_dir: bool = Tr
     env = dict(os.environ)
     env["SORTEIO_PYTHON"] = sys.executable  # the interpreter that has sorteio installed
     env["LANG"] = "en_US.UTF-8"  # Godot reads the name only; C.UTF-8 logs a locale error
+    # The bridge's language (issue 15): the GDScript tests read the Portuguese narration
+    # (without it the bridge would follow LANG above and speak English).
+    env["SORTEIO_LANG"] = "pt-BR"
     env.pop("LC_ALL", None)
     env.pop("SORTEIO_BRIDGE_FILE", None)
     if redirect_user_dir:

@@ -85,7 +85,7 @@ def test_an_actor_that_can_be_angered_reaches_the_levels_below():
 
 
 @pytest.mark.parametrize("deck", ["padrao", "curto"])
-def test_lint_command_on_shipped_decks(deck):
+def test_lint_command_on_shipped_decks(deck, pt_br):
     text = sorteio("lint", deck).stdout
     assert "Cartas ligadas por medidor" in text and "Cartas por modo" in text
     data = json.loads(sorteio("lint", deck, "--json").stdout)

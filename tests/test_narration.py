@@ -15,6 +15,10 @@ from sorteio.match import play_match
 from sorteio.narration import Printer
 from sorteio.wording import Names, reason_text
 
+# These tests read the Portuguese narration (pt-BR, the default; the English one has its
+# own tests in tests/test_i18n.py).
+pytestmark = pytest.mark.usefixtures("pt_br")
+
 
 def narrate(seed: int, width: int, terminal: bool) -> str:
     deck = load_deck("padrao")

@@ -116,7 +116,7 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
     assert "q_value_bh" in rows[0] and "verdict" in rows[0]
 
 
-def test_cli_per_card_ctrl_c_keeps_the_finished_rounds():
+def test_cli_per_card_ctrl_c_keeps_the_finished_rounds(pt_br):
     """Ctrl-C stops the study and its workers: exit 130, the JSON says interrupted and holds
     only whole rounds (none here, or the first: at ±0.05 the second round is ~10 million
     matches, far from done in 4 s; the default study may finish two rounds by then)."""

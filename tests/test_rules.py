@@ -352,7 +352,7 @@ def test_same_card_serves_two_obligations_the_attack_is_not_reported_without_a_c
     assert all(ob.kind != "actor" for ob in year4)
 
 
-def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served():
+def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served(pt_br):
     from cli_run import sorteio
 
     year4 = sorteio("play", "--seed", "10091").stdout.split("Ano 4", 1)[1]
@@ -361,7 +361,7 @@ def test_same_card_serves_two_obligations_play_narrates_the_attack_as_served():
             "Latifundiários") in year4
 
 
-def test_same_card_serves_two_obligations_its_reason_names_both():
+def test_same_card_serves_two_obligations_its_reason_names_both(pt_br):
     """§5 "Mesma carta atende duas obrigações": the card's own reason (what ``card_drawn``
     carries) lists the obligations it also serves, and its ``texto`` names them; a saved match
     holding that reason on screen loads and goes on identically."""

@@ -120,7 +120,7 @@ def _alive(pid):
 @pytest.mark.plots
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_signal_stops_the_workers_and_keeps_the_finished_scenarios(tmp_path, signum, code):
+def test_a_signal_stops_the_workers_and_keeps_the_finished_scenarios(tmp_path, signum, code, pt_br):
     # issue 10: `kill -TERM` left 2 workers running 2 s later and lost the finished scenarios.
     out = tmp_path / "out"
     proc = subprocess.Popen([sys.executable, "-m", "sorteio.cli", "simulate", "--matches",

@@ -22,7 +22,7 @@ def _preview(seed=0, **params):
                                  **params))
 
 
-def test_section_4_example_previews_as_section_4_says():
+def test_section_4_example_previews_as_section_4_says(pt_br):
     # §4: "início do Ano 3; Dignidade fechou em 8 (Em = 1); Latifundiários Furiosos e Caixa em
     # 25 (C = 2). O = 1 + min(2, 3 − 1) = 3 — emergência de Dignidade, ataque dos
     # Latifundiários, carta ligada a Caixa — e S = 4." The list at turn start does not depend on
@@ -92,7 +92,7 @@ def test_the_situation_sets_every_counter_it_names():
     assert not eligible & set(situation.cartas_jogadas)  # never drawn again (§3.1.2)
 
 
-def test_turn_situation_on_the_command_line_gives_the_same_rows():
+def test_turn_situation_on_the_command_line_gives_the_same_rows(pt_br):
     proc = sorteio("turn", "--situation", "secao4", "--json")
     events = json.loads(proc.stdout)["events"]
     turn = next(e for e in events if e.get("event") == "turn_started")

@@ -295,7 +295,7 @@ def test_simulate_sweep_writes_csv_json_and_html(tmp_path):
     assert page.count("data:image/svg+xml;base64,") == 5 and "<script" not in page
 
 
-def test_simulate_without_param_is_one_scenario_and_keeps_its_old_options():
+def test_simulate_without_param_is_one_scenario_and_keeps_its_old_options(pt_br):
     proc = sorteio("simulate", "--matches", "20", "--seed", "2", "--policy", "protect",
                    "--deck", "curto", "--jobs", "1")
     assert "catástrofe" in proc.stdout and "mais sorteadas" in proc.stdout
@@ -330,7 +330,7 @@ def test_simulate_runs_on_a_plugged_in_executor(tmp_path):
 
 @pytest.mark.plots  # --out writes the HTML report too
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_keeps_the_finished_scenarios_on_disk(tmp_path):
+def test_ctrl_c_keeps_the_finished_scenarios_on_disk(tmp_path, pt_br):
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "sorteio.cli", "simulate", "--matches", "3000",

@@ -200,7 +200,7 @@ def test_help_says_how_jobs_is_capped():
     assert "4 per core" in text and ">= 1" in text
 
 
-def test_the_cli_reports_the_workers_it_used():
+def test_the_cli_reports_the_workers_it_used(pt_br):
     proc = sorteio("simulate", "--deck", "curto", "--matches", "20", "--jobs", "1000")
     assert "(1 processo(s))" in proc.stdout
 
@@ -227,7 +227,7 @@ def test_sigint_is_a_flag_checked_between_chunks():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_before_any_scenario_finishes_exits_130_quickly():
+def test_ctrl_c_before_any_scenario_finishes_exits_130_quickly(pt_br):
     proc = subprocess.Popen(
         [sys.executable, "-m", "sorteio.cli", "simulate", "--matches", str(MAX_MATCHES),
          "--jobs", "2"],
@@ -248,7 +248,7 @@ def _no_columns_env():
     return env
 
 
-def test_piped_sweep_tables_are_whole():
+def test_piped_sweep_tables_are_whole(pt_br):
     proc = sorteio("simulate", "--deck", "curto", "--matches", "20", "--jobs", "1",
                    "--param", "limite_medidor=25..27", "--param", "teto_obrigatorias=2,4",
                    env=_no_columns_env())

@@ -1,6 +1,8 @@
 """The designers' sentences (sorteio.wording): names with accents, not ids (issue 8), one text
 for every consumer; each reason of GDD 06 §3.3, §3.4 and §5 has its words."""
 
+import pytest
+
 from sorteio.loader import load_deck
 from sorteio.wording import (
     Names,
@@ -9,6 +11,10 @@ from sorteio.wording import (
     meters_text,
     reason_text,
 )
+
+# These tests read the Portuguese sentences (pt-BR, the default; the English ones are checked
+# in tests/test_i18n.py).
+pytestmark = pytest.mark.usefixtures("pt_br")
 
 NAMES = Names.of(load_deck("padrao"))
 CARD = {"opcoes": [{"texto": "Mutirão", "efeitos": {"saude": 5}},

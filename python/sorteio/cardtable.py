@@ -41,6 +41,7 @@ import secrets
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .errors import SorteioError
+from .i18n import _
 
 # The card table's columns (GDD 05 fields; ``ano`` is ``pre_requisitos.ano_minimo``, §3.1.3;
 # ``status`` is ``aprendizado.status``, D-102).
@@ -213,7 +214,7 @@ def table_rows(data: Any, offset: int = 0, limit: Optional[int] = None) -> Dict[
 
 def _cards(data: Any) -> List[Any]:
     if not isinstance(data, dict) or not isinstance(data.get("cartas"), list):
-        raise TableError("the deck has no list of cards ('cartas')")
+        raise TableError(_("the deck has no list of cards ('cartas')"))
     return data["cartas"]
 
 
@@ -254,7 +255,8 @@ def parse_effects(text: str, names: Dict[str, str], where: str) -> Dict[str, int
             continue
         match = _EFFECT.match(item)
         if not match:
-            raise TableError(f"{where}: '{item.strip()}' is not 'name +N' or 'name -N'")
+            raise TableError(_("{where}: '{item}' is not 'name +N' or 'name -N'").format(
+                where=where, item=item.strip()))
         out[_lookup(match.group("name"), names)] = int(match.group("value").replace(" ", ""))
     return out
 
@@ -265,15 +267,16 @@ def _year(text: str, where: str) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= 4:
-        raise TableError(f"{where}: '{text}' is not a whole number from 1 to 4 (§3.1.3)")
+        raise TableError(_("{where}: '{text}' is not a whole number from 1 to 4 (§3.1.3)").format(
+            where=where, text=text))
     return value
 
 
 def _set_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str, Any]) -> None:
     column, text = edit.get("column"), edit.get("text")
-    where = f"card '{_text(card.get('id'))}': {column}"
+    where = _("card '{card}': ").format(card=_text(card.get("id"))) + str(column)
     if not isinstance(text, str):
-        raise TableError(f"{where}: the cell's text must be a string")
+        raise TableError(_("{where}: the cell's text must be a string").format(where=where))
     if column in OPTION_COLUMNS:
         _set_option_cell(data, card, edit, column, text, where)
     elif column == "ano":
@@ -298,8 +301,8 @@ def _set_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str, Any]) 
             value = _lookup(value, _names(data, "atores"))
         _ordered(card, column, value, CARD_KEYS)
     else:
-        raise TableError(f"{where}: no such column (columns: "
-                         f"{', '.join(COLUMNS + OPTION_COLUMNS)})")
+        raise TableError(_("{where}: no such column (columns: {columns})").format(
+            where=where, columns=", ".join(COLUMNS + OPTION_COLUMNS)))
 
 
 def _set_option_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str, Any],
@@ -310,13 +313,15 @@ def _set_option_cell(data: Dict[str, Any], card: Dict[str, Any], edit: Dict[str,
         options = []
         _ordered(card, "opcoes", options, CARD_KEYS)
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(options):
-        raise TableError(f"{where}: no option {index!r} (the card has {len(options)})")
+        raise TableError(_("{where}: no option {index!r} (the card has {count})").format(
+            where=where, index=index, count=len(options)))
     if index == len(options):  # one past the last: a new option
         options.append({"texto": "", "efeitos": {}})
     option = options[index]
     if not isinstance(option, dict):
-        raise TableError(f"{where}: option {index} is not an object; fix it in the file")
-    where = f"card '{_text(card.get('id'))}': opcoes.{index}.{column}"
+        raise TableError(_("{where}: option {index} is not an object; fix it in the file").format(
+            where=where, index=index))
+    where = _("card '{card}': ").format(card=_text(card.get("id"))) + f"opcoes.{index}.{column}"
     if column == "opcao":
         _ordered(option, "texto", text, OPTION_KEYS)
     elif column == "efeitos":
@@ -362,18 +367,19 @@ def _card_at(cards: List[Any], edit: Dict[str, Any]) -> int:
     """The index an edit names, checked against its card id (a stale table fails here)."""
     index, ident = _whole(edit.get("index")), edit.get("card")
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(cards):
-        raise TableError(f"no card at index {index!r} (the deck has {len(cards)}); reload")
+        raise TableError(_("no card at index {index!r} (the deck has {count}); reload").format(
+            index=index, count=len(cards)))
     if "card" in edit:
         found = cards[index].get("id") if isinstance(cards[index], dict) else None
         if found != ident:
-            raise TableError(f"card '{ident}' is no longer at index {index} (the deck changed "
-                             "on disk?); reload the table")
+            raise TableError(_("card '{card}' is no longer at index {index} (the deck changed "
+                               "on disk?); reload the table").format(card=ident, index=index))
     return index
 
 
 def _card_from_json(text: Any) -> Any:
     if not isinstance(text, str):
-        raise TableError("'card_json' must be a card as JSON text")
+        raise TableError(_("'card_json' must be a card as JSON text"))
     return json.loads(text)
 
 
@@ -384,7 +390,7 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
     """Apply one edit; returns (splice, redo edits, undo edits)."""
     cards = _cards(data)
     if not isinstance(edit, dict):
-        raise TableError("an edit must be an object with an 'op'")
+        raise TableError(_("an edit must be an object with an 'op'"))
     op = edit.get("op")
     modes = _names(data, "modos")
     if op in ("set", "replace"):
@@ -392,7 +398,8 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
         before = json.dumps(cards[index], ensure_ascii=False)
         if op == "set":
             if not isinstance(cards[index], dict):
-                raise TableError(f"card {index} is not an object; fix it in the file")
+                raise TableError(_("card {index} is not an object; fix it in the file").format(
+                    index=index))
             card = copy.deepcopy(cards[index])
             _set_cell(data, card, edit)
         else:
@@ -416,7 +423,8 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
         else:
             index = _whole(edit.get("index"))
             if not isinstance(index, int) or not 0 <= index <= len(cards):
-                raise TableError(f"cannot insert at index {index!r} (the deck has {len(cards)})")
+                raise TableError(_("cannot insert at index {index!r} (the deck has {count})"
+                                   ).format(index=index, count=len(cards)))
             card = _card_from_json(edit.get("card_json"))
         cards.insert(index, card)
         text = json.dumps(card, ensure_ascii=False)
@@ -429,8 +437,8 @@ def _apply(data: Dict[str, Any], edit: Any) -> Tuple[Splice, List[Dict], List[Di
         return ({"at": index, "removed": 1, "rows": []},
                 [{"op": "remove", "index": index}],
                 [{"op": "insert", "index": index, "card_json": text}])
-    raise TableError(f"unknown edit op {op!r} (set, add, duplicate, delete, replace, insert, "
-                     "remove)")
+    raise TableError(_("unknown edit op {op!r} (set, add, duplicate, delete, replace, insert, "
+                       "remove)").format(op=op))
 
 
 def apply_edits(data: Dict[str, Any], edits: List[Any]) -> Dict[str, Any]:
@@ -439,7 +447,7 @@ def apply_edits(data: Dict[str, Any], edits: List[Any]) -> Dict[str, Any]:
     nothing for the file: on a ``TableError`` ``data`` may be half edited and must be dropped
     (``deck_edit`` then writes nothing)."""
     if not isinstance(edits, list) or not edits:
-        raise TableError("'edits' must be a non-empty list")
+        raise TableError(_("'edits' must be a non-empty list"))
     splices: List[Splice] = []
     redo: List[Dict] = []
     undo: List[Dict] = []

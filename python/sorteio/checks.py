@@ -8,6 +8,7 @@ from typing import List, Union
 from .compiled import compile_deck, paused_gc
 from .deck import ATTACK_FUNCTION, CardType, Deck, Issue
 from .engine import YEARS
+from .i18n import _
 from .loader import DeckError, load_deck, resolve_deck_path
 
 
@@ -26,55 +27,59 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     playable = sum(ix.playable)
     slots = ix.n_slots * YEARS
     if playable < slots:
-        out.append(Issue(None, "cartas", f"{playable} playable cards for {slots} slots: matches "
-                                         f"will end short (§5, CA-11)"))
+        out.append(Issue(None, "cartas", _("{playable} playable cards for {slots} slots: "
+                                           "matches will end short (§5, CA-11)").format(
+                                               playable=playable, slots=slots)))
     for m, meter in enumerate(ix.meter_ids):
         if not ix.linked[m]:
-            out.append(Issue(None, f"medidores.{m}", f"no playable card is linked to meter "
-                                                     f"'{meter}' (§3.2): its emergency and meter "
-                                                     f"slots will go to the random draw (§5)"))
+            out.append(Issue(None, f"medidores.{m}", _(
+                "no playable card is linked to meter '{meter}' (§3.2): its emergency and meter "
+                "slots will go to the random draw (§5)").format(meter=meter)))
     for a, actor in enumerate(ix.actor_ids):
         if not ix.attack_cards[a]:
-            out.append(Issue(None, f"atores.{a}", f"actor '{actor}' has no playable attack card "
-                                                  f"(funcao 'ataque'): when Furioso, its mandatory "
-                                                  f"slot goes to the random draw (§5)"))
+            out.append(Issue(None, f"atores.{a}", _(
+                "actor '{actor}' has no playable attack card (funcao 'ataque'): when Furioso, its "
+                "mandatory slot goes to the random draw (§5)").format(actor=actor)))
     for a, actor in enumerate(deck.atores):
         level = deck.level_of(actor.satisfacao_inicial)
         if level.funcao == ATTACK_FUNCTION:
-            out.append(Issue(None, f"atores.{a}.satisfacao_inicial", (
-                f"actor '{actor.id}' starts at satisfaction {actor.satisfacao_inicial}, in level "
-                f"'{level.id}' (Furioso, {level.minimo}-{level.maximo}, funcao "
-                f"'{ATTACK_FUNCTION}'): "
-                f"its attack card is mandatory in the first turn, but GDD 06 §5 says \"Ano 1 ... "
-                f"nenhum ator Furioso (todos em 50)\"")))
+            out.append(Issue(None, f"atores.{a}.satisfacao_inicial", _(
+                "actor '{actor}' starts at satisfaction {satisfaction}, in level '{level}' "
+                "(Furioso, {low}-{high}, funcao '{function}'): its attack card is mandatory in "
+                "the first turn, but GDD 06 §5 says \"Ano 1 ... nenhum ator Furioso (todos em "
+                "50)\"").format(actor=actor.id, satisfaction=actor.satisfacao_inicial,
+                                level=level.id, low=level.minimo, high=level.maximo,
+                                function=ATTACK_FUNCTION)))
     used = {c.modo for c in deck.cartas if c.playable}
     for i, mode in enumerate(deck.modos):
         if mode.id not in used:
-            out.append(Issue(None, f"modos.{i}", f"mode '{mode.id}' ({mode.nome}) is declared "
-                                                 f"but no playable card has it"))
+            out.append(Issue(None, f"modos.{i}", _(
+                "mode '{mode}' ({name}) is declared but no playable card has it").format(
+                    mode=mode.id, name=mode.nome)))
     modes = Counter(c.modo for c in deck.cartas)
     for i, card in enumerate(deck.cartas):
         if modes[card.modo] == 1 and card.tipo != CardType.IMPEACHMENT:
-            out.append(Issue(card.id, f"cartas.{i}.modo", f"mode '{card.modo}' has no other card "
-                                                         f"(a typo?)"))
+            out.append(Issue(card.id, f"cartas.{i}.modo", _(
+                "mode '{mode}' has no other card (a typo?)").format(mode=card.modo)))
         if len(card.opcoes) != 2:
-            out.append(Issue(card.id, f"cartas.{i}.opcoes", f"{len(card.opcoes)} option(s): the "
-                                                           f"screen shows two sides (GDD 05 §3.4)"))
+            out.append(Issue(card.id, f"cartas.{i}.opcoes", _(
+                "{count} option(s): the screen shows two sides (GDD 05 §3.4)").format(
+                    count=len(card.opcoes))))
         if not card.texto.strip():
-            out.append(Issue(card.id, f"cartas.{i}.texto", "the card has no text: the player "
-                                                          "reads only its title before choosing"))
+            out.append(Issue(card.id, f"cartas.{i}.texto", _(
+                "the card has no text: the player reads only its title before choosing")))
         seen: dict = {}
         for j, option in enumerate(card.opcoes):
             if not option.efeitos:
                 out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.efeitos", (
-                    "the option moves no meter and no actor: the choice changes nothing"
+                    _("the option moves no meter and no actor: the choice changes nothing")
                     if not option.efeitos_atores else
-                    "the option moves no meter (only actors' satisfaction, efeitos_atores)")))
+                    _("the option moves no meter (only actors' satisfaction, efeitos_atores)"))))
             key = option.texto.strip().casefold()
             if key in seen:
-                out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.texto", (
-                    f"the option has the same text as option {seen[key]}: the player cannot "
-                    f"tell the two sides of the screen apart (GDD 05 §3.4)")))
+                out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.texto", _(
+                    "the option has the same text as option {other}: the player cannot tell the "
+                    "two sides of the screen apart (GDD 05 §3.4)").format(other=seen[key])))
             else:
                 seen[key] = j
     return out

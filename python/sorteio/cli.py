@@ -20,6 +20,7 @@ from .checks import validation_report
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError, StateError
+from .i18n import LANGUAGES, _, install_for_click, ngettext, parse, set_language
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
@@ -73,8 +74,9 @@ def _read_json(path: str) -> object:
     problem (duplicate keys, lone surrogates, too-long numbers) named by its path."""
     data, problems = loads(read_text(path), path)
     if problems:
+        whole = "(file)"  # a field name, as in deck errors (not translated)
         raise SorteioError("\n".join(printable(
-            f"{path}: {'.'.join(str(p) for p in problem.loc) or '(file)'}: {problem.message}")
+            f"{path}: {'.'.join(str(p) for p in problem.loc) or whole}: {problem.message}")
             for problem in problems))
     return data
 
@@ -86,12 +88,13 @@ def _writable(path: Optional[str]) -> None:
         return
     target = Path(path)
     if target.is_dir():
-        raise SorteioError(f"{path}: is a folder; give a file name for --save")
+        raise SorteioError(_("{path}: is a folder; give a file name for --save").format(path=path))
     if not target.parent.is_dir():
-        raise SorteioError(f"{path}: folder {target.parent} does not exist")
+        raise SorteioError(_("{path}: folder {folder} does not exist").format(
+            path=path, folder=target.parent))
     if target.exists() and not target.is_file():
-        raise SorteioError(f"{path}: not a regular file (a pipe, a device or a socket); give a "
-                           f"file name for --save")
+        raise SorteioError(_("{path}: not a regular file (a pipe, a device or a socket); give "
+                             "a file name for --save").format(path=path))
 
 
 def _not_a_deck(path: Optional[str], deck_path: Optional[str]) -> None:
@@ -102,8 +105,9 @@ def _not_a_deck(path: Optional[str], deck_path: Optional[str]) -> None:
     for deck in {resolve_deck_path(deck_path), *BUILTIN_DECKS.values()}:
         with contextlib.suppress(OSError):
             if os.path.samefile(path, deck):
-                raise SorteioError(f"{path}: is the deck {deck}; give another file for --save "
-                                   f"(the save would overwrite the deck)")
+                raise SorteioError(_("{path}: is the deck {deck}; give another file for --save "
+                                     "(the save would overwrite the deck)").format(path=path,
+                                                                                   deck=deck))
 
 
 def _save(engine: Engine, path: str) -> None:
@@ -117,8 +121,8 @@ def _save(engine: Engine, path: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             partial.unlink()
-        raise SorteioError(f"{path}: cannot write: {exc.strerror or exc}; nothing was "
-                           f"saved") from None
+        raise SorteioError(_("{path}: cannot write: {reason}; nothing was saved").format(
+            path=path, reason=exc.strerror or exc)) from None
 
 
 def _saved_match(data: object) -> Tuple[object, Optional[str]]:
@@ -142,8 +146,34 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sorteio")
-def cli() -> None:
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default=None,
+              help="language of every message: pt-BR or en (default: SORTEIO_LANG, else the "
+                   "system locale, else pt-BR)")
+def cli(lang) -> None:
     """GDD 06 "Sorteio": play, preview, validate and simulate the card draw."""
+    if lang is not None:  # main() already chose it from the command line; kept for cli() callers
+        set_language(lang)
+
+
+def _lang_argument(argv) -> Optional[str]:
+    """The value of a top-level ``--lang`` in ``argv`` (before the command name), read before
+    click parses anything, so click's own usage errors are in that language too."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+        if not arg.startswith("-"):
+            return None  # the command name: its own options are its own
+    return None
+
+
+def choose_language(argv) -> None:
+    """One language for the whole run: ``--lang``, else ``SORTEIO_LANG``, else the system
+    locale, else pt-BR (``sorteio.i18n``); click's own messages follow it."""
+    chosen = _lang_argument(argv)
+    set_language(parse(chosen, "--lang") if chosen is not None else None)
+    install_for_click()
 
 
 @cli.command()
@@ -175,11 +205,12 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
                               ensure_ascii=False))
         return
     if ending is None:
-        say(out, f"parada após {len(engine.played)} cartas; fase {engine.phase}")
+        say(out, _("stopped after {cards} cards; phase {phase}").format(
+            cards=len(engine.played), phase=engine.phase))
     else:
         printer.match_ended(ending)
     if save_path:
-        say(out, f"estado salvo em {save_path}")
+        say(out, _("state saved in {path}").format(path=save_path))
 
 
 def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
@@ -214,15 +245,15 @@ def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
     saved on screen is answered first. A Godot save names its deck; --deck overrides it.
     """
     if (state_path is None) == (situation_path is None):
-        raise click.UsageError("give one of --state (a saved match) or --situation (a "
-                               "situation file)")
+        raise click.UsageError(_("give one of --state (a saved match) or --situation (a "
+                                 "situation file)"))
     if situation_path is not None:
         _turn_from_situation(deck_path, situation_path, seed, policy, as_json)
         return
     state, saved_deck = _saved_match(_read_json(state_path))
     if deck_path is None and saved_deck and "://" in saved_deck:
-        raise SorteioError(f"{state_path}: the save names the Godot deck {saved_deck}; "
-                           f"give that file with --deck")
+        raise SorteioError(_("{path}: the save names the Godot deck {deck}; give that file "
+                             "with --deck").format(path=state_path, deck=saved_deck))
     # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
     deck = _load(deck_path if deck_path is not None else (saved_deck or None))
     engine = Engine(deck)
@@ -233,10 +264,10 @@ def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
                            ) from None
     if not as_json:  # a save of an earlier version of the deck: say what changed (upgrade.py)
         for note in notes:
-            warning_line(f"{state_path}: deck update: {note}")
+            warning_line(_("{path}: deck update: {note}").format(path=state_path, note=note))
     printer = Printer(as_json, Names.of(deck))
     if engine.phase == ENDED:
-        raise SorteioError(f"{state_path}: the match has already ended")
+        raise SorteioError(_("{path}: the match has already ended").format(path=state_path))
     chooser = make_policy(policy, seed)
     if engine.phase != TURN_START and not as_json:  # a mid-turn save: say what is previewed
         heading(_midturn_heading(engine))
@@ -262,8 +293,12 @@ def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy:
     engine = situation_engine(deck, situation, seed)
     printer = Printer(as_json, Names.of(deck))
     if not as_json:
-        say(out, printable(f"situação «{situation.nome}» ({path}): ano {situation.ano}, "
-                           f"{len(situation.cartas_jogadas)} carta(s) já jogada(s)"))
+        say(out, printable(ngettext(
+            "situation «{name}» ({path}): year {year}, {cards} card already played",
+            "situation «{name}» ({path}): year {year}, {cards} cards already played",
+            len(situation.cartas_jogadas)).format(name=situation.nome, path=path,
+                                                  year=situation.ano,
+                                                  cards=len(situation.cartas_jogadas))))
     printer.turn_started(engine.start_turn())
     if engine.phase == DRAWING:
         play_turn(engine, make_policy(policy, seed), printer)
@@ -297,13 +332,13 @@ def validate(deck_path, as_json) -> None:
         sys.exit(BAD_INPUT)
     warning_lines(_row_text(row) for row in report["warnings"])
     summary = report["summary"]
-    out.print(Text(f"{report['file']}: ok — {summary['cards']} cards ({summary['playable']} "
-                   f"playable), {summary['meters']} meters, {summary['actors']} actors, "
-                   f"{len(report['warnings'])} warning(s)"), soft_wrap=True)
+    out.print(Text(_("{file}: ok — {cards} cards ({playable} playable), {meters} meters, "
+                     "{actors} actors, {warnings} warning(s)").format(
+        file=report["file"], warnings=len(report["warnings"]), **summary)), soft_wrap=True)
 
 
 def _row_text(row: dict) -> str:
-    card = f"card '{row['card_id']}': " if row["card_id"] else ""
+    card = _("card '{card}': ").format(card=row["card_id"]) if row["card_id"] else ""
     return f"{row['file']}: {card}{row['field']}: {row['message']}"
 
 
@@ -337,9 +372,10 @@ def sheet_export(deck_path, out_path) -> None:
     done = export_deck(deck_path, out_path)
     for issue in done.warnings:
         warning_line(format_issue(done.file, issue))
-    what = ("workbook" if done.format == "xlsx"
-            else "CSV for Excel pt-BR: UTF-8 with BOM, ';' between cells")
-    say(out, f"{done.file}: {done.cards} cards from {done.deck} ({what})")
+    what = (_("workbook") if done.format == "xlsx"
+            else _("CSV for Excel pt-BR: UTF-8 with BOM, ';' between cells"))
+    say(out, _("{file}: {cards} cards from {deck} ({what})").format(
+        file=done.file, cards=done.cards, deck=done.deck, what=what))
 
 
 @sheet.command("import")
@@ -353,9 +389,10 @@ def sheet_import(sheet_path, out_path) -> None:
 
     done = import_sheet(sheet_path, out_path)
     deck = done.deck
-    kept = "; key order kept from the file it replaced" if done.shaped else ""
-    say(out, f"{done.file}: {len(deck.cartas)} cards, {len(deck.medidores)} meters, "
-            f"{len(deck.atores)} actors from {done.sheet}{kept}")
+    kept = _("; key order kept from the file it replaced") if done.shaped else ""
+    say(out, _("{file}: {cards} cards, {meters} meters, {actors} actors from {sheet}").format(
+        file=done.file, cards=len(deck.cartas), meters=len(deck.medidores),
+        actors=len(deck.atores), sheet=done.sheet) + kept)
 
 
 @cli.command()
@@ -375,7 +412,8 @@ def serve(host, port, token, port_file, parent_pid, log) -> None:
     from .bridge.server import serve as serve_bridge
 
     if host not in LOOPBACK:
-        raise click.BadParameter(f"the bridge serves on loopback only, not {host!r}",
+        raise click.BadParameter(_("the bridge serves on loopback only, not {host!r}").format(
+                                 host=host),
                                  param_hint="--host")
     serve_bridge(host, port, token, port_file, parent_pid, log)
 
@@ -388,12 +426,13 @@ def main() -> None:
         console.on_broken_pipe = quiet_broken_pipe  # type: ignore[method-assign]
     try:
         try:
+            choose_language(sys.argv[1:])
             cli.main(standalone_mode=False)
         except click.exceptions.Abort:
-            say(err, "aborted")
+            say(err, _("aborted"))
             sys.exit(INTERRUPTED)
         except KeyboardInterrupt:
-            say(err, "aborted")
+            say(err, _("aborted"))
             sys.exit(INTERRUPTED)
         except click.ClickException as exc:
             exc.show()

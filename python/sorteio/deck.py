@@ -24,6 +24,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 from typing_extensions import Annotated
 
+from .i18n import N_, _
+
 YEARS = 4
 ATTACK_FUNCTION = "ataque"
 
@@ -33,27 +35,28 @@ Int = StrictInt
 # Every bounded number of a deck: field name -> (low, high, why). The models take their bounds
 # from here and the loader's "out of range" errors quote the range and the reason.
 RANGES: Dict[str, Tuple[int, int, str]] = {
-    "cartas_por_turno": (6, 8, "N, cards per turn: the GDD 06 §7 safe range"),
-    "teto_obrigatorias": (2, 4, "T, the cap of mandatory slots: the GDD 06 §7 safe range"),
-    "limite_medidor": (25, 35, "a meter below it pulls a linked card: the GDD 06 §7 safe range"),
-    "limite_emergencia": (0, 24, "a meter closing at or below it asks an emergency (§3.3.1); "
-                                 "it stays under the meter limit, 25 at least"),
-    "limite_por_modo": (1, 2, "random slots per mode in a turn: the GDD 06 §7 safe range"),
-    "inicial": (1, 100, "meters live on 0-100 and a meter at 0 ends the match at once, "
-                        "§5 'Fim imediato'"),
-    "minimo": (0, 100, "satisfaction lives on 0-100, GDD 07 §3.2"),
-    "maximo": (0, 100, "satisfaction lives on 0-100, GDD 07 §3.2"),
-    "satisfacao_inicial": (0, 100, "satisfaction lives on 0-100, GDD 07"),
-    "ano_minimo": (1, 4, "a mandate has 4 years, §3.1.3"),
-    "efeitos": (-100, 100, "an effect moves a meter that lives on 0-100, so a change beyond "
-                           "100 either way can only be a mistake"),
-    "efeitos_atores": (-100, 100, "an effect moves a satisfaction that lives on 0-100, so a "
-                                  "change beyond 100 either way can only be a mistake"),
+    "cartas_por_turno": (6, 8, N_("N, cards per turn: the GDD 06 §7 safe range")),
+    "teto_obrigatorias": (2, 4, N_("T, the cap of mandatory slots: the GDD 06 §7 safe range")),
+    "limite_medidor": (25, 35, N_("a meter below it pulls a linked card: the GDD 06 §7 safe "
+                                  "range")),
+    "limite_emergencia": (0, 24, N_("a meter closing at or below it asks an emergency "
+                                    "(§3.3.1); it stays under the meter limit, 25 at least")),
+    "limite_por_modo": (1, 2, N_("random slots per mode in a turn: the GDD 06 §7 safe range")),
+    "inicial": (1, 100, N_("meters live on 0-100 and a meter at 0 ends the match at once, "
+                           "§5 'Fim imediato'")),
+    "minimo": (0, 100, N_("satisfaction lives on 0-100, GDD 07 §3.2")),
+    "maximo": (0, 100, N_("satisfaction lives on 0-100, GDD 07 §3.2")),
+    "satisfacao_inicial": (0, 100, N_("satisfaction lives on 0-100, GDD 07")),
+    "ano_minimo": (1, 4, N_("a mandate has 4 years, §3.1.3")),
+    "efeitos": (-100, 100, N_("an effect moves a meter that lives on 0-100, so a change beyond "
+                              "100 either way can only be a mistake")),
+    "efeitos_atores": (-100, 100, N_("an effect moves a satisfaction that lives on 0-100, so a "
+                                     "change beyond 100 either way can only be a mistake")),
 }
 
 
 def _bounded(name: str, default: Any = ..., **extra: Any) -> Any:
-    low, high, _ = RANGES[name]
+    low, high, _why = RANGES[name]
     return Field(default, ge=low, le=high, **extra)
 
 
@@ -124,7 +127,8 @@ class Level(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> "Level":
         if self.minimo > self.maximo:
-            raise ValueError(f"minimo {self.minimo} is above maximo {self.maximo}")
+            raise ValueError(_("minimo {minimo} is above maximo {maximo}").format(
+                minimo=self.minimo, maximo=self.maximo))
         return self
 
 
@@ -186,10 +190,10 @@ class Card(_Strict):
             size += len(option.texto) + sum(len(k) + 12 for k in option.efeitos)
             size += sum(len(k) + 12 for k in option.efeitos_atores)
         if size > MAX_CARD_CHARS:
-            raise ValueError(
-                f"the card holds {size:,} characters of text, ids and effects; at most "
-                f"{MAX_CARD_CHARS:,}, so that a drawn card fits in one 1 MiB reply of the "
-                f"Godot bridge")
+            raise ValueError(_(
+                "the card holds {size:,} characters of text, ids and effects; at most {most:,}, "
+                "so that a drawn card fits in one 1 MiB reply of the Godot bridge").format(
+                    size=size, most=MAX_CARD_CHARS))
         return self
 
     @property
@@ -234,19 +238,19 @@ class Deck(_Strict):
         expected = 0
         for level in bands:
             if level.minimo != expected:
-                raise ValueError(
-                    f"satisfaction bands must cover 0-100 without gaps or overlaps: level "
-                    f"'{level.id}' starts at {level.minimo}, expected {expected}"
-                )
+                raise ValueError(_(
+                    "satisfaction bands must cover 0-100 without gaps or overlaps: level "
+                    "'{level}' starts at {start}, expected {expected}").format(
+                        level=level.id, start=level.minimo, expected=expected))
             expected = level.maximo + 1
         if expected != 101:
-            raise ValueError(f"satisfaction bands end at {expected - 1}, expected 100")
+            raise ValueError(_("satisfaction bands end at {end}, expected 100").format(
+                end=expected - 1))
         attack = [level.id for level in levels if level.funcao == ATTACK_FUNCTION]
         if len(attack) != 1:
-            raise ValueError(
-                f"exactly one level must call for function '{ATTACK_FUNCTION}' (Furioso); "
-                f"found {len(attack)}"
-            )
+            raise ValueError(_(
+                "exactly one level must call for function '{function}' (Furioso); found "
+                "{found}").format(function=ATTACK_FUNCTION, found=len(attack)))
         return levels
 
     @model_validator(mode="after")
@@ -323,7 +327,8 @@ def reference_issues(deck: Any) -> List[Issue]:
                 continue
             if ident in seen:
                 card = ident if field == "cartas" else None
-                issues.append(Issue(card, f"{field}.{i}.id", f"duplicate id '{ident}'"))
+                issues.append(Issue(card, f"{field}.{i}.id",
+                                    _("duplicate id '{id}'").format(id=ident)))
             seen.add(ident)
     meters = {_ident(m) for _, m in _entries(deck, "medidores")}
     actors = {_ident(a) for _, a in _entries(deck, "atores")}
@@ -338,34 +343,38 @@ def reference_issues(deck: Any) -> List[Issue]:
         modo = _ident(card, "modo")
         if declared and modo is not None and modo not in known_modes:
             issues.append(Issue(card_id, f"{here}.modo",
-                                f"unknown mode '{modo}' (modos declares: "
-                                f"{', '.join(declared)})"))
+                                _("unknown mode '{mode}' (modos declares: {declared})").format(
+                                    mode=modo, declared=", ".join(declared))))
         for field in ("ator", "funcao"):
             given = _get(card, field) is not None
             if kind == CardType.ACTOR and not given:
                 issues.append(Issue(card_id, f"{here}.{field}",
-                                    f"an actor card (tipo 'ator') needs '{field}'"))
+                                    _("an actor card (tipo 'ator') needs '{field}'").format(
+                                        field=field)))
             elif kind not in (None, CardType.ACTOR) and given:
                 issues.append(Issue(card_id, f"{here}.{field}",
-                                    f"only actor cards (tipo 'ator') take '{field}'"))
+                                    _("only actor cards (tipo 'ator') take '{field}'").format(
+                                        field=field)))
         ator, funcao = _ident(card, "ator"), _ident(card, "funcao")
         if ator is not None and ator not in actors:
-            issues.append(Issue(card_id, f"{here}.ator", f"unknown actor '{ator}'"))
+            issues.append(Issue(card_id, f"{here}.ator",
+                                _("unknown actor '{actor}'").format(actor=ator)))
         if funcao is not None and functions and funcao not in functions:
             issues.append(
                 Issue(
                     card_id,
                     f"{here}.funcao",
-                    f"no level calls for function '{funcao}' "
-                    f"(levels call for: {', '.join(functions)})",
+                    _("no level calls for function '{function}' (levels call for: "
+                      "{functions})").format(function=funcao, functions=", ".join(functions)),
                 )
             )
         for j, option in _entries(card, "opcoes"):
-            for field, known, what in (("efeitos", meters, "meter"),
-                                       ("efeitos_atores", actors, "actor")):
+            for field, known, unknown in (("efeitos", meters, N_("unknown meter '{target}'")),
+                                          ("efeitos_atores", actors,
+                                           N_("unknown actor '{target}'"))):
                 effects = _get(option, field)
                 for target in effects if isinstance(effects, dict) else ():
                     if target not in known:
                         issues.append(Issue(card_id, f"{here}.opcoes.{j}.{field}",
-                                            f"unknown {what} '{target}'"))
+                                            _(unknown).format(target=target)))
     return issues

@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 from .compiled import CompiledDeck, compile_deck
 from .deck import Deck
 from .errors import EngineError
+from .i18n import N_, _
 from .keyed import KIND_OF, SLOT, KeyedPicker
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import (
@@ -39,6 +40,14 @@ __all__ = ["AWAITING_CHOICE", "DRAWING", "ENDED", "TURN_START", "YEARS", "Engine
 
 # An obligation inside the engine: [kind, target position, card position or -1, merged pairs].
 _Ob = list
+
+# A call in the wrong phase (EngineError), said in the run's language.
+_NOT_NOW_START = N_("cannot start a turn now: the match is in phase '{phase}' (needs '{needs}')")
+_NOT_NOW_DRAW = N_("cannot draw a card now: the match is in phase '{phase}' (needs '{needs}')")
+_NOT_NOW_SCENE = N_("cannot show a scene card now: the match is in phase '{phase}' (needs "
+                    "'{needs}')")
+_NOT_NOW_CHOOSE = N_("cannot choose an option now: the match is in phase '{phase}' (needs "
+                     "'{needs}')")
 
 
 class Engine:
@@ -107,7 +116,7 @@ class Engine:
         Run events (GDD 08) before calling it. If a meter is already at 0 the match ends instead
         (phase ``ended``, empty list).
         """
-        self._require(TURN_START, "start a turn")
+        self._require(TURN_START, _NOT_NOW_START)
         zeroed = self._zeroed_meter()
         if zeroed is not None:  # an event (GDD 08) may have emptied a meter before the draw
             self._end(CATASTROPHE, zeroed)
@@ -205,7 +214,7 @@ class Engine:
         one that fails gives its slot to the random draw (§5). Raises ``EngineError`` unless the
         phase is ``drawing``.
         """
-        self._require(DRAWING, "draw a card")
+        self._require(DRAWING, _NOT_NOW_DRAW)
         ix = self.index
         while self.slot < ix.n_slots:
             if self.pending:
@@ -287,12 +296,14 @@ class Engine:
         The turn then continues with its remaining slots. Raises ``EngineError`` if the card is
         unknown, not of tipo impeachment, already shown, or the phase is not ``drawing``.
         """
-        self._require(DRAWING, "show a scene card")
+        self._require(DRAWING, _NOT_NOW_SCENE)
         c = self.index.card_index.get(card_id)
         if c is None or not self.index.is_scene[c]:
-            raise EngineError(f"'{card_id}' is not an impeachment card of this deck")
+            raise EngineError(_("'{card}' is not an impeachment card of this deck").format(
+                card=card_id))
         if self.is_played[c]:
-            raise EngineError(f"card '{card_id}' was already shown in this match (§3.1.2)")
+            raise EngineError(_("card '{card}' was already shown in this match (§3.1.2)").format(
+                card=card_id))
         return self._show(c, {"kind": "scene"}, None)
 
     # -- the chosen option (reference systems 01 and 07) ------------------------------------
@@ -303,16 +314,15 @@ class Engine:
         Meter and satisfaction deltas are added and clamped to 0-100. A meter at 0 ends the match
         at once (§5 "Fim imediato"). Raises ``EngineError`` for a bad index or phase.
         """
-        self._require(AWAITING_CHOICE, "choose an option")
+        self._require(AWAITING_CHOICE, _NOT_NOW_CHOOSE)
         ix = self.index
         card = self.current_card
         if not isinstance(option, int) or isinstance(option, bool) or not (
             0 <= option < ix.n_options[card]
         ):
-            raise EngineError(
-                f"option must be an integer 0-{ix.n_options[card] - 1} for card "
-                f"'{ix.card_ids[card]}', got {option!r}"
-            )
+            raise EngineError(_("option must be an integer 0-{last} for card '{card}', got "
+                                "{option!r}").format(last=ix.n_options[card] - 1,
+                                                     card=ix.card_ids[card], option=option))
         meters, sat = self.meters, self.satisfaction
         for m, delta in ix.meter_effects[card][option]:
             meters[m] = min(100, max(0, meters[m] + delta))
@@ -364,10 +374,10 @@ class Engine:
                 return m
         return None
 
-    def _require(self, phase: str, action: str) -> None:
+    def _require(self, phase: str, refusal: str) -> None:
+        """``refusal``: the message id (``N_``) said when the phase is not ``phase``."""
         if self.phase != phase:
-            raise EngineError(f"cannot {action} now: the match is in phase '{self.phase}' "
-                              f"(needs '{phase}')")
+            raise EngineError(_(refusal).format(phase=self.phase, needs=phase))
 
     def _target(self, ob: _Ob) -> str:
         ix = self.index

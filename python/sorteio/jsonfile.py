@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, List, NamedTuple, Tuple, Union
 
 from .errors import SorteioError
+from .i18n import N_, _
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # 64 MiB: ~60,000 real cards; documented in README.md
 MAX_DIGITS = 4000  # longer integers are refused (CPython's own limit is 4,300 digits)
@@ -41,6 +42,7 @@ class Problem(NamedTuple):
 
     loc: Loc
     message: str
+    kind: str = ""  # "long_number" for an integer past MAX_DIGITS (the loader adds its range)
 
 
 class JsonFileError(SorteioError):
@@ -58,18 +60,17 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
     try:
         fd = os.open(source, flags)
     except ValueError as exc:  # a NUL byte, or a lone surrogate the file system cannot encode
-        raise JsonFileError(printable(source), "(file)", f"not a usable file name: "
-                                                         f"{printable(str(exc))}") from None
+        raise JsonFileError(printable(source), "(file)", _(
+            "not a usable file name: {error}").format(error=printable(str(exc)))) from None
     except OSError as exc:
-        raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
-                            exc.errno) from None
+        raise JsonFileError(source, "(file)", _cannot_read(exc), exc.errno) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise JsonFileError(source, "(file)", "is a folder, not a file", errno.EISDIR)
+            raise JsonFileError(source, "(file)", _("is a folder, not a file"), errno.EISDIR)
         if not stat.S_ISREG(info.st_mode):
-            raise JsonFileError(source, "(file)", "not a regular file (a pipe, a device or a "
-                                                  "socket): give the path of a .json file")
+            raise JsonFileError(source, "(file)", _("not a regular file (a pipe, a device or a "
+                                                    "socket): give the path of a .json file"))
         if info.st_size > limit:
             raise JsonFileError(source, "(file)", _too_big(info.st_size, limit))
         chunks: List[bytes] = []
@@ -83,16 +84,19 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
             if size > limit:
                 raise JsonFileError(source, "(file)", _too_big(size, limit))
     except OSError as exc:
-        raise JsonFileError(source, "(file)", f"cannot read: {exc.strerror or exc}",
-                            exc.errno) from None
+        raise JsonFileError(source, "(file)", _cannot_read(exc), exc.errno) from None
     finally:
         os.close(fd)
     return _decode(b"".join(chunks), source)
 
 
+def _cannot_read(exc: OSError) -> str:
+    return _("cannot read: {reason}").format(reason=exc.strerror or exc)
+
+
 def _too_big(size: int, limit: int) -> str:
-    return (f"the file has {size:,} bytes or more; the limit is {limit:,} bytes "
-            f"({limit // (1 << 20)} MiB)")
+    return _("the file has {size:,} bytes or more; the limit is {limit:,} bytes ({mib} MiB)"
+             ).format(size=size, limit=limit, mib=limit // (1 << 20))
 
 
 def _decode(data: bytes, source: str) -> str:
@@ -101,8 +105,8 @@ def _decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line, column = _line_column_of_byte(data, exc.start)
         raise JsonFileError(source, f"(line {line}, column {column})",
-                            f"not UTF-8 text (byte 0x{data[exc.start]:02x}): save the file "
-                            f"as UTF-8") from None
+                            _("not UTF-8 text (byte 0x{byte:02x}): save the file as UTF-8"
+                              ).format(byte=data[exc.start])) from None
 
 
 def _line_column_of_byte(data: bytes, offset: int) -> Tuple[int, int]:
@@ -161,12 +165,13 @@ def loads(text: str, source: str = "<json>") -> Tuple[Any, List[Problem]]:
         data = json.loads(text, object_pairs_hook=pairs, parse_int=integer if long_run else None)
     except json.JSONDecodeError as exc:
         raise JsonFileError(source, f"(line {exc.lineno}, column {exc.colno})",
-                            f"invalid JSON: {exc.msg}") from None
+                            _("invalid JSON: {error}").format(error=json_error_text(exc.msg))
+                            ) from None
     except RecursionError:
         line, column = _too_deep_at(text)
         raise JsonFileError(source, f"(line {line}, column {column})",
-                            f"invalid JSON: nested too deeply (past {MAX_NESTING} levels here; "
-                            f"a deck needs about 6)") from None
+                            _("invalid JSON: nested too deeply (past {levels} levels here; a "
+                              "deck needs about 6)").format(levels=MAX_NESTING)) from None
     surrogates = _SURROGATE_ESCAPE.search(text) is not None
     if not (flags["dup"] or flags["long"] or surrogates):
         return data, []
@@ -183,14 +188,15 @@ def scan(data: Any) -> Tuple[Any, List[Problem]]:
         node, loc = stack.pop()
         if isinstance(node, dict):
             for key in getattr(node, "duplicates", ()):
-                problems.append(Problem((*loc, key), f"duplicate key '{clean(key)}': json "
-                                                       f"would silently keep the last value"))
+                problems.append(Problem((*loc, key), _(
+                    "duplicate key '{key}': json would silently keep the last value").format(
+                        key=clean(key))))
             if any(isinstance(k, str) and not _is_text(k) for k in node):
                 items = list(node.items())
                 node.clear()
                 for key, value in items:
                     if isinstance(key, str) and not _is_text(key):
-                        problems.append(Problem((*loc, clean(key)), _SURROGATE_MESSAGE))
+                        problems.append(Problem((*loc, clean(key)), _(_SURROGATE_MESSAGE)))
                         key = clean(key)
                     node[key] = value
             entries: Any = list(node.items())
@@ -202,19 +208,33 @@ def scan(data: Any) -> Tuple[Any, List[Problem]]:
             here = (*loc, key) if node is not root else ()
             if isinstance(value, str):
                 if not _is_text(value):
-                    problems.append(Problem(here, _SURROGATE_MESSAGE))
+                    problems.append(Problem(here, _(_SURROGATE_MESSAGE)))
                     node[key] = clean(value)
             elif isinstance(value, _LongNumber):
-                problems.append(Problem(here, f"a number of {value.digits:,} digits: far out "
-                                              f"of any range a deck uses"))
+                problems.append(Problem(here, _("a number of {digits:,} digits: far out of any "
+                                                "range a deck uses").format(digits=value.digits),
+                                        "long_number"))
             elif isinstance(value, (dict, list)):
                 stack.append((value, here))
     problems.sort(key=lambda p: [str(part) for part in p.loc])
     return root[0], problems
 
 
-_SURROGATE_MESSAGE = ("not Unicode text: a lone surrogate escape (like \\ud800) that no "
-                      "character matches")
+_SURROGATE_MESSAGE = N_("not Unicode text: a lone surrogate escape (like \\ud800) that no "
+                         "character matches")
+# The json module's own messages (it has no error codes; these are its whole, stable list).
+_JSON_MESSAGES = {N_("Expecting value"), N_("Expecting ',' delimiter"),
+                  N_("Expecting ':' delimiter"),
+                  N_("Expecting property name enclosed in double quotes"),
+                  N_("Unterminated string starting at"), N_("Invalid control character at"),
+                  N_("Extra data"), N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"),
+                  N_("Illegal trailing comma before end of object"),
+                  N_("Illegal trailing comma before end of array")}
+
+
+def json_error_text(message: str) -> str:
+    """One of the json module's messages (``JSONDecodeError.msg``) in the run's language."""
+    return _(message) if message in _JSON_MESSAGES else message
 
 
 def _is_text(value: str) -> bool:

@@ -21,9 +21,14 @@ from typing import Dict, List
 from .compiled import CompiledDeck, compile_deck, paused_gc
 from .deck import ATTACK_FUNCTION, ApprovalStatus, CardType, Deck
 from .engine import YEARS
+from .i18n import N_, _
 from .wording import Names
 
 THIN_LINKED = 4  # fewer linked cards than turns in a match: one busy meter can exhaust them
+# The report's status codes (stable in --json and the bridge) as the printed tables say them.
+STATUS = {"ok": N_("ok"), "short": N_("short"), "depends on actor cards":
+          N_("depends on actor cards"), "none": N_("none"), "none before year 3":
+          N_("none before year 3"), "actor cards only": N_("actor cards only"), "thin": N_("thin")}
 
 
 def _reachable_levels(ix: CompiledDeck) -> List[List[int]]:
@@ -92,8 +97,9 @@ def _lint(deck: Deck) -> dict:
             status = "depends on actor cards"
         else:
             status = "short"
-            problems.append(f"year {y}: {len(common_y) + actor_y} playable cards for {need} slots "
-                            f"up to this year: turns will end short (§5)")
+            problems.append(_("year {year}: {cards} playable cards for {need} slots up to this "
+                              "year: turns will end short (§5)").format(
+                                  year=y, cards=len(common_y) + actor_y, need=need))
         years.append({
             "year": y,
             "new": sum(1 for c in playable if ix.year_min[c] == y),
@@ -104,8 +110,9 @@ def _lint(deck: Deck) -> dict:
             "status": status,
         })
         if modes_y < slots:
-            problems.append(f"year {y}: {modes_y} modes for {slots} slots: the one-per-mode rule "
-                            f"will be relaxed in full turns (§3.4)")
+            problems.append(_("year {year}: {modes} modes for {slots} slots: the one-per-mode "
+                              "rule will be relaxed in full turns (§3.4)").format(
+                                  year=y, modes=modes_y, slots=slots))
 
     # One pass over the cards (not modes x cards: a deck may have thousands of modes).
     mode_years = [[0] * YEARS for _ in ix.mode_names]
@@ -125,16 +132,16 @@ def _lint(deck: Deck) -> dict:
                           for y in range(1, YEARS + 1)]
         if not linked:
             status = "none"
-            problems.append(f"meter {label}: no playable linked card; its emergencies and "
-                            f"meter obligations go to the random draw (§5)")
+            problems.append(_("meter {meter}: no playable linked card; its emergencies and "
+                              "meter obligations go to the random draw (§5)").format(meter=label))
         elif common_by_year[1] == 0:
             status = "none before year 3" if common_by_year[2] else "actor cards only"
-            problems.append(f"meter {label}: no common linked card in year 2, when the first "
-                            f"emergency can come (§3.3.1)")
+            problems.append(_("meter {meter}: no common linked card in year 2, when the first "
+                              "emergency can come (§3.3.1)").format(meter=label))
         elif by_year[-1] < THIN_LINKED:
             status = "thin"
-            problems.append(f"meter {label}: only {by_year[-1]} linked card(s); one meter in "
-                            f"crisis can use them up")
+            problems.append(_("meter {meter}: only {count} linked card(s); one meter in crisis "
+                              "can use them up").format(meter=label, count=by_year[-1]))
         else:
             status = "ok"
         meters.append({"meter": meter, "nome": label, "linked": len(linked), "by_year": by_year,
@@ -152,8 +159,9 @@ def _lint(deck: Deck) -> dict:
         if fn in actor_counts[a]:
             actor_counts[a][fn] += 1
         if fn not in reachable_fns[a]:
-            unreachable_cards[c] = (f"actor {names.actor(ix.actor_ids[a])} never reaches a "
-                                    f"level calling for '{fn}' with this deck's effects")
+            unreachable_cards[c] = _("actor {actor} never reaches a level calling for "
+                                     "'{function}' with this deck's effects").format(
+                                         actor=names.actor(ix.actor_ids[a]), function=fn)
     actors = []
     for a, actor in enumerate(ix.actor_ids):
         label = names.actor(actor)
@@ -162,8 +170,9 @@ def _lint(deck: Deck) -> dict:
         missing = [fn for fn in functions if not counts[fn]]
         unreachable = [ix.level_ids[li] for li in range(len(ix.level_ids)) if li not in reach]
         if not counts.get(ATTACK_FUNCTION):
-            problems.append(f"actor {label}: no playable attack card; when Furioso its "
-                            f"mandatory slot goes to the random draw (§3.3.2, §5)")
+            problems.append(_("actor {actor}: no playable attack card; when Furioso its "
+                              "mandatory slot goes to the random draw (§3.3.2, §5)").format(
+                                  actor=label))
         actors.append({"actor": actor, "nome": label, "functions": counts, "missing": missing,
                        "unreachable_levels": unreachable,
                        "unreachable_level_names": [names.level(lv) for lv in unreachable]})
@@ -172,9 +181,9 @@ def _lint(deck: Deck) -> dict:
     for c, card in enumerate(deck.cartas):
         reason = None
         if card.aprendizado.status != ApprovalStatus.APPROVED:
-            reason = "draft: Aprendizado not approved (§3.1.1, D-102)"
+            reason = _("draft: Aprendizado not approved (§3.1.1, D-102)")
         elif card.tipo == CardType.IMPEACHMENT:
-            reason = "impeachment card: only in the scene, never in the draw (§3.1.5)"
+            reason = _("impeachment card: only in the scene, never in the draw (§3.1.5)")
         elif c in unreachable_cards:
             reason = unreachable_cards[c] + " (§3.1.4)"
         if reason is not None:
@@ -188,17 +197,17 @@ def _lint(deck: Deck) -> dict:
     for c, card in enumerate(deck.cartas):
         if card.aprendizado.status == ApprovalStatus.APPROVED or card.tipo == CardType.IMPEACHMENT:
             continue
-        covers = [f"meter {names.meter(ix.meter_ids[m])}" for m in ix.links[c]
-                  if ix.meter_ids[m] in gaps_meters]
+        covers = [_("meter {meter}").format(meter=names.meter(ix.meter_ids[m]))
+                  for m in ix.links[c] if ix.meter_ids[m] in gaps_meters]
         year = card.pre_requisitos.ano_minimo
-        covers += [f"year {y} slots" for y in sorted(short_years) if year <= y]
+        covers += [_("year {year} slots").format(year=y) for y in sorted(short_years) if year <= y]
         if card.ator in no_attack and card.funcao == ATTACK_FUNCTION:
-            covers.append(f"attack of {names.actor(card.ator)}")
+            covers.append(_("attack of {target}").format(target=names.actor(card.ator)))
         if covers:
             drafts.append({"card": card.id, "would_cover": covers})
     if drafts:
-        problems.append(f"{len(drafts)} draft card(s) would help cover a gap if approved: "
-                        + ", ".join(d["card"] for d in drafts))
+        problems.append(_("{count} draft card(s) would help cover a gap if approved: {cards}"
+                          ).format(count=len(drafts), cards=", ".join(d["card"] for d in drafts)))
 
     return {
         "deck": deck.nome,
@@ -223,7 +232,7 @@ def print_report(report: dict, source: str, console) -> None:
     from rich.text import Text
 
     def flag(text: str, bad: bool) -> Text:
-        return Text(text, style="yellow" if bad else "")
+        return Text(_(STATUS[text]) if text in STATUS else text, style="yellow" if bad else "")
 
     def keep_names(table: Table, names: List[str]) -> None:
         # In a narrow terminal a name wraps between its words but no word is cut ("Governab…").
@@ -231,23 +240,27 @@ def print_report(report: dict, source: str, console) -> None:
         table.columns[0].min_width = min(30, max([*words, 4]))
 
     p = report["parameters"]
-    console.print(Text.assemble((source, "bold"), f": {report['playable']} playable of "
-                                f"{report['cards']} cards for {report['slots_per_match']} slots "
-                                f"({p['cartas_por_turno']} per turn)"), soft_wrap=True)
-    t = Table("ano", "novas", "comuns até o ano", "de ator até o ano", "necessárias", "modos",
-              "situação", title="Cartas jogáveis por ano (§3.1.3, §5)")
+    console.print(Text.assemble((source, "bold"), ": ", _(
+        "{playable} playable of {cards} cards for {slots} slots ({per_turn} per turn)").format(
+            playable=report["playable"], cards=report["cards"], slots=report["slots_per_match"],
+            per_turn=p["cartas_por_turno"])), soft_wrap=True)
+    t = Table(_("year"), _("new"), _("common up to the year"), _("actor up to the year"),
+              _("needed"), _("modes"), _("status"),
+              title=_("Playable cards per year (§3.1.3, §5)"))
     for y in report["years"]:
         t.add_row(str(y["year"]), str(y["new"]), str(y["common_available"]),
                   str(y["actor_available"]), str(y["need"]), str(y["modes"]),
                   flag(y["status"], y["status"] != "ok"))
     console.print(t)
-    t = Table("modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4", title="Cartas por modo (§3.4)")
+    years = [_("year {year}").format(year=y) for y in range(1, YEARS + 1)]
+    t = Table(_("mode"), _("cards"), *years, title=_("Cards per mode (§3.4)"))
     keep_names(t, [m.get("nome", m["mode"]) for m in report["modes"]])
     for m in report["modes"]:
         t.add_row(Text(m.get("nome", m["mode"])), str(m["cards"]), *(str(v) for v in m["by_year"]))
     console.print(t)
-    t = Table("medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4",
-              "situação", title="Cartas ligadas por medidor (§3.2, §3.3.1, §3.3.3)")
+    t = Table(_("meter"), _("linked"),
+              *(_("up to year {year}").format(year=y) for y in range(1, YEARS + 1)), _("status"),
+              title=_("Linked cards per meter (§3.2, §3.3.1, §3.3.3)"))
     keep_names(t, [m.get("nome", m["meter"]) for m in report["meters"]])
     for m in report["meters"]:
         t.add_row(Text(m.get("nome", m["meter"])), str(m["linked"]),
@@ -255,8 +268,8 @@ def print_report(report: dict, source: str, console) -> None:
     console.print(t)
     if report["actors"]:
         fns = list(report["actors"][0]["functions"])
-        t = Table("ator", *fns, "níveis fora de alcance",
-                  title="Cartas de ator por função (GDD 07 §3.2)")
+        t = Table(_("actor"), *fns, _("levels out of reach"),
+                  title=_("Actor cards per function (GDD 07 §3.2)"))
         keep_names(t, [a.get("nome", a["actor"]) for a in report["actors"]])
         for a in report["actors"]:
             levels = a.get("unreachable_level_names", a["unreachable_levels"])
@@ -265,19 +278,19 @@ def print_report(report: dict, source: str, console) -> None:
                       Text(", ".join(levels) or "-"))
         console.print(t)
     if report["never_drawn"]:
-        t = Table("carta", "por quê", title="Nunca sorteadas")
+        t = Table(_("card"), _("why"), title=_("Never drawn"))
         for n in report["never_drawn"]:
             t.add_row(Text(n["card"]), Text(n["reason"]))
         console.print(t)
     if report["drafts_blocking"]:
-        t = Table("rascunho", "ajudaria a cobrir",
-                  title="Rascunhos que ajudariam a cobrir lacunas se aprovados (D-102)")
+        t = Table(_("draft"), _("would help cover"),
+                  title=_("Drafts that would help cover gaps if approved (D-102)"))
         for d in report["drafts_blocking"]:
             t.add_row(Text(d["card"]), Text(", ".join(d["would_cover"])))
         console.print(t)
     if report["problems"]:
-        console.print(Text("Problemas:", style="bold"))
+        console.print(Text(_("Problems:"), style="bold"))
         for line in report["problems"]:
             console.print(Text.assemble("  ", ("•", "yellow"), " ", line), soft_wrap=True)
     else:
-        console.print(Text("Nenhum problema de cobertura.", style="green"))
+        console.print(Text(_("No coverage problem."), style="green"))

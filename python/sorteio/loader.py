@@ -9,13 +9,14 @@ error reports both, not one round after the other (issue 8).
 import errno
 import re
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from pydantic import ValidationError
 
 from .compiled import paused_gc
 from .deck import RANGES, Deck, DeckReferenceError, Issue, reference_issues
 from .errors import SorteioError
+from .i18n import _
 from .jsonfile import (
     MAX_FILE_BYTES,
     JsonFileError,
@@ -26,6 +27,7 @@ from .jsonfile import (
     read_text,
     scan,
 )
+from .validation_text import error_text
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -55,7 +57,7 @@ class DeckError(SorteioError):
 
 def format_issue(source: str, issue: Issue) -> str:
     """``file: card 'id': field: message`` (the card part only when there is a card)."""
-    card = f"card '{issue.card_id}': " if issue.card_id else ""
+    card = _("card '{card}': ").format(card=issue.card_id) if issue.card_id else ""
     return f"{source}: {card}{issue.field}: {issue.message}"
 
 
@@ -64,7 +66,7 @@ def resolve_deck_path(deck: Union[str, Path, None]) -> Path:
     if deck is None:
         return BUILTIN_DECKS[DEFAULT_DECK]
     if not str(deck).strip():
-        raise DeckError("(deck)", [Issue(None, "(path)", "empty deck path")])
+        raise DeckError("(deck)", [Issue(None, "(path)", _("empty deck path"))])
     if str(deck) in BUILTIN_DECKS:
         return BUILTIN_DECKS[str(deck)]
     return Path(deck)
@@ -82,8 +84,8 @@ def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem
     except JsonFileError as exc:
         message = exc.message
         if exc.errno == errno.ENOENT:
-            message = (f"no such file (the built-in decks are {', '.join(BUILTIN_DECKS)}; "
-                       f"a path names a .json file)")
+            message = _("no such file (the built-in decks are {decks}; a path names a .json "
+                        "file)").format(decks=", ".join(BUILTIN_DECKS))
         raise DeckError(source, [Issue(None, exc.where, message)]) from None
     return source, data, problems
 
@@ -104,8 +106,8 @@ def parse_deck(data: Any, source: str = "<deck>",
     if problems is None:
         data, problems = scan(data)
     if is_saved_match(data):
-        raise DeckError(source, [Issue(None, "(file)", "a saved match, not a deck (preview it "
-                                                      "with `sorteio turn --state FILE`)")])
+        raise DeckError(source, [Issue(None, "(file)", _("a saved match, not a deck (preview it "
+                                                        "with `sorteio turn --state FILE`)"))])
     issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
                     _with_range(problem)) for problem in problems]
     try:
@@ -114,7 +116,7 @@ def parse_deck(data: Any, source: str = "<deck>",
         issues.extend(_merge(issues, issues_from(exc, data)))
         raise DeckError(source, _in_deck_order(issues)) from None
     except RecursionError:  # not expected: json's own limit stops deeper data first
-        issues.append(Issue(None, "(deck)", "nested too deeply to check"))
+        issues.append(Issue(None, "(deck)", _("nested too deeply to check")))
         raise DeckError(source, issues) from None
     if issues:
         raise DeckError(source, _in_deck_order(issues))
@@ -153,8 +155,10 @@ def _merge(known: List[Issue], found: List[Issue]) -> List[Issue]:
     return [issue for issue in found if issue.field not in fields]
 
 
-def issues_from(exc: ValidationError, data: Any) -> List[Issue]:
-    """Turn pydantic errors into ``Issue`` rows, mapping ``cartas.<i>`` to the card's id. When
+def issues_from(exc: ValidationError, data: Any,
+                overrides: Optional[Mapping[str, str]] = None) -> List[Issue]:
+    """Turn pydantic errors into ``Issue`` rows, mapping ``cartas.<i>`` to the card's id, each
+    message in the run's language (``validation_text.error_text``; ``overrides`` as there). When
     the schema failed, the reference checks (which pydantic runs only on a valid schema) are run
     on the raw data, so every problem is reported at once."""
     issues: List[Issue] = []
@@ -167,9 +171,7 @@ def issues_from(exc: ValidationError, data: Any) -> List[Issue]:
             continue
         loc = [clean(str(part)) for part in error["loc"]]
         field = ".".join(loc) or "(deck)"
-        message = _range_message(error, loc) or error["msg"]
-        if message.startswith("Value error, "):
-            message = message[len("Value error, ") :]
+        message = _range_message(error, loc) or error_text(error, overrides)
         issues.append(Issue(_card_id(data, loc), field, message))
     if not references_checked:
         seen = {(issue.field, issue.message) for issue in issues}
@@ -186,8 +188,8 @@ def _range_message(error: Any, loc: List[str]) -> Optional[str]:
     if rule is None:
         return None
     value = error.get("input")
-    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else "a huge number"
-    return f"{text} is out of range: {rule}"
+    text = str(value) if isinstance(value, int) and abs(value) < 10**20 else _("a huge number")
+    return _("{value} is out of range: {rule}").format(value=text, rule=rule)
 
 
 def _range_rule(loc: List[str]) -> Optional[str]:
@@ -198,13 +200,14 @@ def _range_rule(loc: List[str]) -> Optional[str]:
     if name not in RANGES:
         return None
     low, high, why = RANGES[name]
-    return f"{name} must be {low} to {high} ({why})"
+    return _("{field} must be {low} to {high} ({why})").format(field=name, low=low, high=high,
+                                                               why=_(why))
 
 
 def _with_range(problem: Problem) -> str:
     """A decoding problem's message, plus the field's range when it is a number out of it."""
     rule = _range_rule([str(part) for part in problem.loc])
-    if rule is None or not problem.message.startswith("a number of"):
+    if rule is None or problem.kind != "long_number":
         return problem.message
     return f"{problem.message}; {rule}"
 

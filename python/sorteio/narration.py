@@ -1,6 +1,6 @@
-"""How the CLI tells a match to a designer, in Portuguese: why each card came (§3.3, §3.4, §5),
-the option chosen, the meters after it, with the deck's display names (``wording.py``).
-``--json`` output keeps the engine's own dicts, each reason with its ``texto``.
+"""How the CLI tells a match to a designer, in the run's language (``i18n``): why each card
+came (§3.3, §3.4, §5), the option chosen, the meters after it, with the deck's display names
+(``wording.py``). ``--json`` output keeps the engine's own dicts, each reason with its ``texto``.
 
 Every console here is made with ``markup=False``: a deck's titles, ids and texts are user data
 and print as they are (``[bold]`` in a card title is text, not a style); styles are applied with
@@ -12,6 +12,7 @@ from typing import Iterable, List, Optional
 from rich.console import Console
 from rich.text import Text
 
+from .i18n import _
 from .jsonfile import printable
 from .match import MatchObserver, Step
 from .results import MatchEnd, TurnEnd, TurnStart
@@ -72,23 +73,23 @@ def say_lines(console_: Console, lines: Iterable[tuple], batch: int = 2000) -> N
 
 def error_lines(messages: Iterable[str]) -> None:
     """``error_line`` for each message, in batches (``say_lines``)."""
-    say_lines(err, ((("error", "red"), ": ", printable(m)) for m in messages))
+    say_lines(err, (((_("error"), "red"), ": ", printable(m)) for m in messages))
 
 
 def warning_lines(messages: Iterable[str]) -> None:
     """``warning_line`` for each message, in batches (``say_lines``)."""
-    say_lines(err, ((("warning", "yellow"), ": ", printable(m)) for m in messages))
+    say_lines(err, (((_("warning"), "yellow"), ": ", printable(m)) for m in messages))
 
 
 def error_line(message: str) -> None:
     """``error: ...`` on stderr, the message as one line of text (``jsonfile.printable``: no
     control character or lone surrogate from a user file reaches the terminal)."""
-    say(err, ("error", "red"), ": ", printable(message))
+    say(err, (_("error"), "red"), ": ", printable(message))
 
 
 def warning_line(message: str) -> None:
     """``warning: ...`` on stderr, the message as one line of text (see ``error_line``)."""
-    say(err, ("warning", "yellow"), ": ", printable(message))
+    say(err, (_("warning"), "yellow"), ": ", printable(message))
 
 
 def heading(text: str, console_: Optional[Console] = None) -> None:
@@ -119,9 +120,9 @@ class Printer(MatchObserver):
         if self.as_json:
             self.events.append({"event": "turn_started", **data})
             return
-        self.heading(f"Ano {turn.year}")
+        self.heading(_("Year {year}").format(year=turn.year))
         for ob in data["mandatory"]:
-            say(self.console, "  obrigatória: ", ob["texto"])
+            say(self.console, "  ", _("mandatory: {obligation}").format(obligation=ob["texto"]))
 
     def card_played(self, step: Step) -> None:
         draw, choice = step
@@ -142,7 +143,8 @@ class Printer(MatchObserver):
         if self.as_json:
             self.events.append({"event": "turn_ended", **end.to_dict()})
         elif end.short:
-            say(self.console, ("  turno curto: ", "yellow"), (f"{end.cards} cartas (§5)", "yellow"))
+            say(self.console, ("  " + _("short turn: {cards} cards (§5)").format(cards=end.cards),
+                               "yellow"))
 
     def match_ended(self, ending: MatchEnd) -> None:
         if self.as_json:
@@ -150,6 +152,6 @@ class Printer(MatchObserver):
                                 **ending.to_dict(), "texto": ending_text(self.names,
                                                                          ending.to_dict())})
             return
-        self.heading("Fim")
+        self.heading(_("End"))
         say(self.console, ending_text(self.names, ending.to_dict()))
 

@@ -21,8 +21,10 @@ from typing_extensions import Annotated
 from .deck import Deck
 from .engine import Engine
 from .errors import SorteioError
+from .i18n import N_, _
 from .jsonfile import loads, printable, read_text
 from .phases import YEARS
+from .validation_text import error_text
 
 SITUATIONS = Path(__file__).resolve().parent / "situations"
 Value = Annotated[StrictInt, Field(ge=0, le=100)]
@@ -70,14 +72,14 @@ def read_situation(path: Union[str, Path]) -> Situation:
              for pr in problems]
     if not lines:
         if isinstance(data, dict) and "format" in data and "rng" in data:
-            lines.append(f"{source}: this is a saved match, not a situation (give it with "
-                         f"--state)")
+            lines.append(_("{file}: this is a saved match, not a situation (give it with "
+                           "--state)").format(file=source))
         else:
             try:
                 return Situation.model_validate(data)
             except ValidationError as exc:
                 lines += [f"{source}: {'.'.join(str(p) for p in e['loc']) or '(file)'}: "
-                          f"{e['msg']}" for e in exc.errors(include_url=False)]
+                          f"{error_text(e)}" for e in exc.errors(include_url=False)]
     raise SituationError("\n".join(printable(line) for line in lines))
 
 
@@ -88,33 +90,37 @@ def check_situation(situation: Situation, deck: Deck, source: str) -> None:
     meters = {m.id for m in deck.medidores}
     actors = {a.id for a in deck.atores}
     cards = {c.id: c for c in deck.cartas}
-    for field, given, known, what in (
-            ("medidores", situation.medidores, meters, "meter"),
-            ("fechamento_anterior", situation.fechamento_anterior, meters, "meter"),
-            ("satisfacao", situation.satisfacao, actors, "actor"),
-            ("emergencias_gastas", situation.emergencias_gastas, meters, "meter"),
-            ("ataques_saidos", situation.ataques_saidos, actors, "actor")):
+    unknown_meter = N_("unknown meter '{id}' (the deck has: {known})")
+    unknown_actor = N_("unknown actor '{id}' (the deck has: {known})")
+    for field, given, known, unknown in (
+            ("medidores", situation.medidores, meters, unknown_meter),
+            ("fechamento_anterior", situation.fechamento_anterior, meters, unknown_meter),
+            ("satisfacao", situation.satisfacao, actors, unknown_actor),
+            ("emergencias_gastas", situation.emergencias_gastas, meters, unknown_meter),
+            ("ataques_saidos", situation.ataques_saidos, actors, unknown_actor)):
         for ident in given:
             if ident not in known:
-                problems.append(f"{field}.{ident}: unknown {what} '{ident}' (the deck has: "
-                                f"{', '.join(sorted(known))})")
+                problems.append(f"{field}.{ident}: " + _(unknown).format(
+                    id=ident, known=", ".join(sorted(known))))
     for ident, value in situation.medidores.items():
         if value == 0:
-            problems.append(f"medidores.{ident}: 0 ends the match at once (§5 'Fim imediato'); "
-                            f"no turn starts there")
+            problems.append(f"medidores.{ident}: " + _(
+                "0 ends the match at once (§5 'Fim imediato'); no turn starts there"))
     if situation.ano == 1 and situation.fechamento_anterior:
-        problems.append("fechamento_anterior: year 1 has no previous closing (§5 'Ano 1')")
+        problems.append("fechamento_anterior: " + _("year 1 has no previous closing (§5 'Ano 1')"))
     seen = set()
     for i, ident in enumerate(situation.cartas_jogadas):
         card = cards.get(ident)
         if card is None:
-            problems.append(f"cartas_jogadas.{i}: unknown card '{ident}'")
+            problems.append(f"cartas_jogadas.{i}: " + _("unknown card '{id}'").format(id=ident))
         elif ident in seen:
-            problems.append(f"cartas_jogadas.{i}: card '{ident}' is listed twice (§3.1.2)")
+            problems.append(f"cartas_jogadas.{i}: " + _(
+                "card '{id}' is listed twice (§3.1.2)").format(id=ident))
         elif card.pre_requisitos.ano_minimo > situation.ano:
-            problems.append(f"cartas_jogadas.{i}: card '{ident}' has ano_minimo "
-                            f"{card.pre_requisitos.ano_minimo}, after year {situation.ano} "
-                            f"(§3.1.3): it cannot have been shown yet")
+            problems.append(f"cartas_jogadas.{i}: " + _(
+                "card '{id}' has ano_minimo {year}, after year {now} (§3.1.3): it cannot have "
+                "been shown yet").format(id=ident, year=card.pre_requisitos.ano_minimo,
+                                         now=situation.ano))
         seen.add(ident)
     if problems:
         raise SituationError("\n".join(printable(f"{source}: {p}") for p in problems))

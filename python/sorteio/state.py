@@ -12,9 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from typing_extensions import Literal
 
 from .errors import StateError
+from .i18n import _
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 from .upgrade import FORMAT_UPDATED, MAX_EARLIER_DECKS, adapt, retired_of, with_retired
+from .validation_text import error_text
 
 FORMAT = "sorteio-match/1"
 
@@ -168,22 +170,23 @@ def restore_state(engine: Any, data: object) -> List[str]:
     """
     if (isinstance(data, dict) and "format" not in data
             and {"medidores", "cartas"} & set(data)):
-        raise StateError("saved match: this is a deck, not a saved match (give the deck with "
-                         "--deck and a file written by `play --save` or Sorteio.save_state)")
+        raise StateError(_("saved match: this is a deck, not a saved match (give the deck with "
+                           "--deck and a file written by `play --save` or Sorteio.save_state)"))
     try:
         saved = SavedMatch.model_validate(data)
     except ValidationError as exc:
-        lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {e['msg']}"
+        lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {error_text(e)}"
                  for e in exc.errors(include_url=False)]
-        raise StateError("saved match: " + "\nsaved match: ".join(lines)) from None
+        raise StateError(_saved_match(lines)) from None
     problems: List[str] = []
     notes: List[str] = []
     if saved.deck != engine.index.fingerprint:  # the fast path is a save made with this deck
         dumped = saved.model_dump()
         notes = adapt(engine, dumped, problems)
         if problems:
-            raise StateError("saved match cannot continue on this deck (it was made with "
-                             "another deck, or another version of it):\n" + "\n".join(problems))
+            raise StateError(_("saved match cannot continue on this deck (it was made with "
+                               "another deck, or another version of it):") + "\n"
+                             + "\n".join(problems))
         saved = SavedMatch.model_validate(dumped)
     if saved.retired and not saved.earlier_decks:
         problems.append("retired: only a match that crossed a deck update has retired cards")
@@ -203,8 +206,13 @@ def restore_state(engine: Any, data: object) -> List[str]:
     if not problems:
         _restore(engine, saved, problems)
     if problems:
-        raise StateError("saved match: " + "\nsaved match: ".join(problems))
+        raise StateError(_saved_match(problems))
     return notes
+
+
+def _saved_match(problems: List[str]) -> str:
+    """``saved match: <problem>``, one line each, in the run's language."""
+    return "\n".join(_("saved match: {problem}").format(problem=p) for p in problems)
 
 
 def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:

@@ -39,6 +39,7 @@ the deck (``state._check_history``): the cards shown before the update were draw
 import copy
 from typing import Any, Dict, List, Optional, Tuple
 
+from .i18n import N_, _
 from .results import ACTOR, EMERGENCY
 
 FORMAT_UPDATED = "sorteio-match/2"  # a save that crossed a deck update (``earlier_decks``)
@@ -56,31 +57,33 @@ _RETIRED_VALUES = {
 def adapt(engine: Any, data: Dict[str, Any], problems: List[str]) -> List[str]:
     """Rewrite ``data`` (a ``SavedMatch`` dumped as a dict, made with another deck) in place for
     ``engine``'s deck. Problems that cannot be kept are appended to ``problems`` (then ``data``
-    is not to be loaded); returns the notes saying what changed, one sentence each (English, the
-    deck's ids and names)."""
+    is not to be loaded); returns the notes saying what changed, one sentence each (in the run's
+    language, ``i18n``; the deck's ids and names)."""
     ix, deck = engine.index, engine.deck
     notes: List[str] = []
     if data.get("deck_name") not in (None, deck.nome):
-        problems.append(f"the match was saved with the deck '{data['deck_name']}' and this deck "
-                        f"is '{deck.nome}': a save continues only on a version of its own deck "
-                        f"(the same nome)")
+        problems.append(_("the match was saved with the deck '{saved}' and this deck is "
+                          "'{deck}': a save continues only on a version of its own deck (the "
+                          "same nome)").format(saved=data["deck_name"], deck=deck.nome))
         return notes
-    _same_ids(data["meters"], {m.id: m.nome for m in deck.medidores}, "meter", problems)
-    _same_ids(data["satisfaction"], {a.id: a.nome for a in deck.atores}, "actor", problems)
+    _same_ids(data["meters"], {m.id: m.nome for m in deck.medidores}, METER_IDS, problems)
+    _same_ids(data["satisfaction"], {a.id: a.nome for a in deck.atores}, ACTOR_IDS, problems)
     _same_n(ix.n_slots, data, problems)
     if problems:
         return notes
     known = ix.card_index
     shown = [c for c in data["played"] if c not in {r["id"] for r in data.get("retired") or []}]
     if shown and not any(c in known for c in shown):
-        problems.append(f"none of the {len(shown)} cards this match showed ('{shown[0]}', ...) "
-                        f"is in this deck: the save was made with another deck")
+        problems.append(_("none of the {count} cards this match showed ('{first}', ...) is in "
+                          "this deck: the save was made with another deck").format(
+                              count=len(shown), first=shown[0]))
         return notes
     retired = _retired(data, known, notes)
     current = data["current"]
     if current is not None and current["card_id"] not in known:
-        notes.append(f"card '{current['card_id']}', on screen when the match was saved, is no "
-                     f"longer in the deck: it keeps its slot and is closed unanswered")
+        notes.append(_("card '{card}', on screen when the match was saved, is no longer in the "
+                       "deck: it keeps its slot and is closed unanswered").format(
+                           card=current["card_id"]))
         data["current"], data["phase"] = None, "drawing"
     elif current is not None:
         n = ix.n_options[known[current["card_id"]]]
@@ -88,8 +91,9 @@ def adapt(engine: Any, data: Dict[str, Any], problems: List[str]) -> List[str]:
         if sorted(order) != list(range(n)):
             current["option_order"] = ([i for i in order if i < n]
                                        + [i for i in range(n) if i not in order])
-            notes.append(f"card '{current['card_id']}' on screen now has {n} options: the sides "
-                         f"drawn are kept for the options that remain")
+            notes.append(_("card '{card}' on screen now has {n} options: the sides drawn are "
+                           "kept for the options that remain").format(card=current["card_id"],
+                                                                     n=n))
     data["pending"] = _pending(engine, data["pending"], notes)
     data["retired"] = retired
     earlier = [fp for fp in data.get("earlier_decks") or [] if fp != data["deck"]]
@@ -99,16 +103,31 @@ def adapt(engine: Any, data: Dict[str, Any], problems: List[str]) -> List[str]:
     return notes
 
 
-def _same_ids(given: Dict[str, int], deck: Dict[str, str], what: str,
+METER_IDS = (N_("meter '{id}' has a value in the save but is not in this deck (removed or "
+                "renamed): a match keeps the meters it began with"),
+             N_("meter '{name}' ({id}) is new in this deck: the save has no value for it; a new "
+                "meter starts with new matches"))
+ACTOR_IDS = (N_("actor '{id}' has a value in the save but is not in this deck (removed or "
+                "renamed): a match keeps the actors it began with"),
+             N_("actor '{name}' ({id}) is new in this deck: the save has no value for it; a new "
+                "actor starts with new matches"))
+# The kinds of obligation (§3.3) as the notes name them.
+KINDS = {"emergency": N_("emergency"), "actor": N_("actor"), "meter": N_("meter")}
+
+
+def _kind(kind: str) -> str:
+    return _(KINDS[kind]) if kind in KINDS else kind
+
+
+def _same_ids(given: Dict[str, int], deck: Dict[str, str], messages: Tuple[str, str],
               problems: List[str]) -> None:
+    removed, added = messages
     for ident in given:
         if ident not in deck:
-            problems.append(f"{what} '{ident}' has a value in the save but is not in this deck "
-                            f"(removed or renamed): a match keeps the {what}s it began with")
+            problems.append(_(removed).format(id=ident))
     for ident, name in deck.items():
         if ident not in given:
-            problems.append(f"{what} '{name}' ({ident}) is new in this deck: the save has no "
-                            f"value for it; a new {what} starts with new matches")
+            problems.append(_(added).format(name=name, id=ident))
 
 
 def _same_n(n: int, data: Dict[str, Any], problems: List[str]) -> None:
@@ -117,10 +136,11 @@ def _same_n(n: int, data: Dict[str, Any], problems: List[str]) -> None:
     last = data["last_turn_end"]
     old: Optional[int] = last["cards"] if last is not None and not last["short"] else None
     if (old is not None and old != n) or data["slot"] > n:
-        played_n = old if old is not None else f"at least {data['slot']}"
-        problems.append(f"cartas_por_turno: this match was played with N = {played_n} cards per "
-                        f"turn and the deck now has N = {n}: every turn of a match has N cards "
-                        f"(CA-02), so a changed N applies to new matches only")
+        played_n = old if old is not None else _("at least {n}").format(n=data["slot"])
+        problems.append(_("cartas_por_turno: this match was played with N = {played} cards per "
+                          "turn and the deck now has N = {n}: every turn of a match has N cards "
+                          "(CA-02), so a changed N applies to new matches only").format(
+                              played=played_n, n=n))
 
 
 def _retired(data: Dict[str, Any], known: Dict[str, int], notes: List[str]) -> List[dict]:
@@ -145,8 +165,8 @@ def _retired(data: Dict[str, Any], known: Dict[str, int], notes: List[str]) -> L
             slot = ident in turn or i < first
         out.append({"id": ident, "slot": slot})
         if ident not in before and (current is None or ident != current["card_id"]):
-            notes.append(f"card '{ident}', already shown in this match, is no longer in the "
-                         f"deck: it stays shown (never drawn again, §3.1.2)")
+            notes.append(_("card '{card}', already shown in this match, is no longer in the "
+                           "deck: it stays shown (never drawn again, §3.1.2)").format(card=ident))
     return out
 
 
@@ -165,16 +185,19 @@ def _pending(engine: Any, pending: List[dict], notes: List[str]) -> List[dict]:
         kind, target = ob["kind"], ob["target"]
         if kind != EMERGENCY:
             if room <= 0:
-                notes.append(f"the {kind} obligation of '{target}' is beyond the cap T = {ix.cap}"
-                             f": dropped, checked again next turn (§3.3)")
+                notes.append(_("the {kind} obligation of '{target}' is beyond the cap T = {cap}: "
+                               "dropped, checked again next turn (§3.3)").format(
+                                   kind=_kind(kind), target=target, cap=ix.cap))
                 continue
             room -= 1
         card = ob["card_id"]
         c = ix.card_index.get(card) if card is not None else None
         if card is not None and (c is None or not serves(c, kind, target)):
-            why = "is no longer in the deck" if c is None else "no longer serves it"
-            notes.append(f"card '{card}', reserved for the {kind} obligation of '{target}', "
-                         f"{why}: its slot goes to the random draw (§5)")
+            note = (N_("card '{card}', reserved for the {kind} obligation of '{target}', is no "
+                       "longer in the deck: its slot goes to the random draw (§5)") if c is None
+                    else N_("card '{card}', reserved for the {kind} obligation of '{target}', no "
+                            "longer serves it: its slot goes to the random draw (§5)"))
+            notes.append(_(note).format(card=card, kind=_kind(kind), target=target))
             card, c = None, None
         merged = []
         for m in ob["merged"]:
@@ -182,8 +205,10 @@ def _pending(engine: Any, pending: List[dict], notes: List[str]) -> List[dict]:
             if same_meter or (c is not None and serves(c, m["kind"], m["target"])):
                 merged.append(m)
             else:
-                notes.append(f"the {m['kind']} obligation of '{m['target']}' was served by card "
-                             f"'{ob['card_id']}' and no longer is: checked again next turn")
+                notes.append(_("the {kind} obligation of '{target}' was served by card '{card}' "
+                               "and no longer is: checked again next turn").format(
+                                   kind=_kind(m["kind"]), target=m["target"],
+                                   card=ob["card_id"]))
         out.append(dict(ob, card_id=card, merged=merged))
     return out
 

@@ -1,4 +1,5 @@
-"""The designers' Portuguese words for what the draw reports, with display names, not ids.
+"""The designers' words for what the draw reports, with display names, not ids, in the
+language of the run or request (``i18n``: pt-BR or en).
 
 One place for every sentence a person reads about a draw: the CLI narration, the bridges'
 ``reason.texto`` (what the Godot node passes to ``card_drawn``), the demo and the editor panel all
@@ -13,8 +14,10 @@ to the id itself when the deck gives no name (modes without ``modos``).
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 from .deck import Deck
+from .i18n import N_, _, ngettext
 
-OBLIGATION = {"emergency": "emergência de", "actor": "ataque de", "meter": "medidor baixo:"}
+OBLIGATION = {"emergency": N_("emergency of {target}"), "actor": N_("attack of {target}"),
+              "meter": N_("low meter: {target}")}
 CATASTROPHE = "catastrophe"
 
 
@@ -58,8 +61,10 @@ class Names:
 
 
 def obligation_text(names: Names, kind: str, target: str) -> str:
-    """``emergência de Dignidade``, ``ataque de Latifundiários``, ``medidor baixo: Saúde``."""
-    return f"{OBLIGATION.get(kind, kind)} {names.target(kind, target)}"
+    """``emergência de Dignidade``, ``ataque de Latifundiários``, ``medidor baixo: Saúde``
+    (en: ``emergency of Dignidade``, ``attack of Latifundiários``, ``low meter: Saúde``)."""
+    template = _(OBLIGATION[kind]) if kind in OBLIGATION else kind + " {target}"
+    return template.format(target=names.target(kind, target))
 
 
 def reason_text(names: Names, reason: Mapping[str, Any], card: Optional[Mapping] = None) -> str:
@@ -68,27 +73,32 @@ def reason_text(names: Names, reason: Mapping[str, Any], card: Optional[Mapping]
     kind = reason["kind"]
     if kind == "mandatory":
         obligation, target = reason["obligation"], reason["target"]
-        text = "obrigatória: " + obligation_text(names, obligation, target)
+        text = _("mandatory: {obligation}").format(
+            obligation=obligation_text(names, obligation, target))
         also = [obligation_text(names, m["kind"], m["target"]) for m in reason.get("merged") or ()]
         if also:  # §5 "Mesma carta atende duas obrigações — conta uma vez"
-            text += " (também atende: " + ", ".join(also) + ")"
+            text += " " + _("(also serves: {obligations})").format(obligations=", ".join(also))
         if card is not None and obligation != "actor":
             raising = [o["texto"] for o in card["opcoes"] if o["efeitos"].get(target, 0) > 0]
             if raising:
-                text += f" (a opção «{raising[0]}» sobe {names.meter(target)})"
+                text += " " + _("(the option «{option}» raises {meter})").format(
+                    option=raising[0], meter=names.meter(target))
         return text
     if kind == "scene":
-        return "cena de impeachment (fora das vagas)"
+        return _("impeachment scene (outside the slots)")
     candidates = reason["candidates"]
-    among = "a única elegível" if candidates == 1 else f"sorteada entre {candidates} elegíveis"
     if reason["mode_relaxed"]:
-        text = f"{among} (nenhum modo novo: regra relaxada)"
+        text = (_("the only eligible card (no new mode: rule relaxed)") if candidates == 1 else
+                _("drawn among {candidates} eligible (no new mode: rule relaxed)"))
     else:
-        text = f"{among} de modo novo"
+        text = (_("the only eligible card of a new mode") if candidates == 1 else
+                _("drawn among {candidates} eligible of a new mode"))
+    text = text.format(candidates=candidates)
     replaced = reason.get("replaces")
     if replaced:
         lost = obligation_text(names, replaced["kind"], replaced["target"])
-        text += f", no lugar da obrigatória {lost} (sem carta elegível, §5)"
+        text += _(", in place of the mandatory {obligation} (no eligible card, §5)").format(
+            obligation=lost)
     return text
 
 
@@ -96,22 +106,30 @@ def mandatory_text(names: Names, obligation: Mapping[str, Any]) -> str:
     """A turn's mandatory slot (``Obligation.to_dict()``) with the card reserved for it."""
     text = obligation_text(names, obligation["kind"], obligation["target"])
     card = obligation.get("card_id")
-    text += f" -> {card}" if card else " -> sem carta elegível: a vaga vai ao sorteio (§5)"
+    text += (f" -> {card}" if card else
+             " -> " + _("no eligible card: the slot goes to the random draw (§5)"))
     # §5 "Mesma carta atende duas obrigações": the others this card serves, counted once.
     also = [obligation_text(names, m["kind"], m["target"]) for m in obligation.get("merged") or ()]
-    return text + (f" (também atende: {', '.join(also)}; conta uma vez, §5)" if also else "")
+    return text + (" " + _("(also serves: {obligations}; counted once, §5)").format(
+        obligations=", ".join(also)) if also else "")
 
 
 def ending_text(names: Names, ending: Mapping[str, Any]) -> str:
     """How the match ended: ``catástrofe: Saúde chegou a 0 no ano 3, 17 cartas jogadas`` or
     ``fim do mandato no ano 4, 28 cartas jogadas`` (plus a note for a short match, §5)."""
     zeroed = ending.get("zeroed")
-    what = (f"catástrofe: {names.meter(zeroed)} chegou a 0" if ending["reason"] == CATASTROPHE
-            else "fim do mandato")
     played = ending["cards_played"]
-    cards = "1 carta jogada" if played == 1 else f"{played} cartas jogadas"
-    return (f"{what} no ano {ending['year']}, {cards}"
-            + (" (partida curta: faltaram cartas elegíveis)" if ending.get("short") else ""))
+    if ending["reason"] == CATASTROPHE:
+        text = ngettext("catastrophe: {meter} reached 0 in year {year}, {cards} card played",
+                        "catastrophe: {meter} reached 0 in year {year}, {cards} cards played",
+                        played)
+    else:
+        text = ngettext("end of mandate in year {year}, {cards} card played",
+                        "end of mandate in year {year}, {cards} cards played", played)
+    text = text.format(meter=names.meter(zeroed) if zeroed else "", year=ending["year"],
+                       cards=played)
+    return text + (" " + _("(short match: eligible cards ran out)") if ending.get("short")
+                   else "")
 
 
 def meters_text(names: Names, meters: Mapping[str, int]) -> str:
@@ -124,12 +142,12 @@ def midturn_text(year: int, slot: int, n_slots: int, card_on_screen: bool) -> st
     a save made mid-turn starts (``slot``: cards already shown this turn; ``sorteio turn``, the
     editor panel's preview)."""
     if card_on_screen:
-        where = f"a carta {slot} de {n_slots}, na tela"
+        text = _("Year {year}, card {slot} of {slots}, on screen (match saved mid-turn)")
     elif slot < n_slots:
-        where = f"a partir da vaga {slot + 1} de {n_slots}"
+        text = _("Year {year}, from slot {next} of {slots} (match saved mid-turn)")
     else:
-        where = f"as {n_slots} vagas já preenchidas"
-    return f"Ano {year}, {where} (partida salva no meio do turno)"
+        text = _("Year {year}, all {slots} slots already filled (match saved mid-turn)")
+    return text.format(year=year, slot=slot, next=slot + 1, slots=n_slots)
 
 
 def card_mode_text(names: Names, card: Mapping[str, Any]) -> str:

@@ -208,9 +208,11 @@ def frozen_server(build: Path, logs: Path) -> Path:
     if work.exists():
         shutil.rmtree(work)
     decks = ROOT / "python" / "sorteio" / "decks"
+    locale = ROOT / "python" / "sorteio" / "locale"  # the message catalogs (issue 15)
     run([str(python), "-m", "PyInstaller", "--onefile", "--strip", "--noconfirm", "--clean",
          "--log-level", "WARN", "--name", FROZEN, "--paths", str(ROOT / "python"),
          "--add-data", f"{decks}{os.pathsep}sorteio/decks",
+         "--add-data", f"{locale}{os.pathsep}sorteio/locale",
          "--distpath", str(work / "dist"), "--workpath", str(work / "work"),
          "--specpath", str(work), *options, str(entry)], logs / "pyinstaller.log")
     for old in cached.parent.glob(f"{FROZEN}-*"):

@@ -27,6 +27,7 @@ from ..checks import deck_warnings
 from ..compiled import CompiledDeck, paused_gc
 from ..engine import DRAWING, ENDED, TURN_START, Engine
 from ..errors import SorteioError
+from ..i18n import _
 from ..jsonfile import JsonFileError, loads, read_text
 from ..lint import lint_deck
 from ..loader import BUILTIN_DECKS, DeckError, load_deck, parse_deck, resolve_deck_path
@@ -74,7 +75,7 @@ class DesignerError(SorteioError):
 def _deck_param(params: Dict[str, Any]) -> Optional[str]:
     deck = params.get("deck")
     if deck is not None and not isinstance(deck, str):
-        raise DesignerError("bad_request", "'deck' must be a path, a built-in name or null")
+        raise DesignerError("bad_request", _("'deck' must be a path, a built-in name or null"))
     return deck or None
 
 
@@ -136,8 +137,9 @@ def _deck_file(params: Dict[str, Any]) -> Tuple[str, str, Any]:
     deck = _deck_param(params)
     builtin = {os.path.realpath(p) for p in BUILTIN_DECKS.values()}
     if deck is None or deck in BUILTIN_DECKS or os.path.realpath(deck) in builtin:
-        raise DesignerError("bad_request", "the built-in decks are read-only: copy one into "
-                            "your project (e.g. res://decks/baralho.sorteio.json) and edit that")
+        raise DesignerError("bad_request", _("the built-in decks are read-only: copy one into "
+                                             "your project (e.g. res://decks/baralho.sorteio.json)"
+                                             " and edit that"))
     key = _file_key(deck)
     if key is not None and _LAST_READ.get("key") == key:
         return deck, _LAST_READ["text"], _LAST_READ["data"]
@@ -208,7 +210,8 @@ def deck_edit(params: Dict[str, Any]) -> Dict[str, Any]:
     path, text, data = _deck_file(params)
     expect = params.get("expect")
     if expect is not None and expect != _digest(text):
-        raise DesignerError("stale", f"{path} changed on disk since the table read it; reload")
+        raise DesignerError("stale", _("{path} changed on disk since the table read it; "
+                                       "reload").format(path=path))
     _LAST_READ.clear()  # the edits change ``data`` in place; remembered again once written
     try:
         changes = cardtable.apply_edits(data, params.get("edits"))
@@ -284,7 +287,8 @@ def _read_state(path: str) -> Any:
 def _path_param(params: Dict[str, Any], name: str) -> Optional[str]:
     value = params.get(name)
     if value is not None and not isinstance(value, str):
-        raise DesignerError("bad_request", f"'{name}' must be a file path or null")
+        raise DesignerError("bad_request", _("'{name}' must be a file path or null").format(
+            name=name))
     return value or None
 
 
@@ -309,7 +313,7 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
     state_path = _path_param(params, "state")
     situation_path = _path_param(params, "situation")
     if state_path and situation_path:
-        raise DesignerError("bad_request", "give 'state' or 'situation', not both")
+        raise DesignerError("bad_request", _("give 'state' or 'situation', not both"))
     seed = _int(params, "seed", 0, 0, 2**31 - 1)
     policy = _policy(params)
     notes: List[str] = []
@@ -321,7 +325,7 @@ def preview(params: Dict[str, Any]) -> Dict[str, Any]:
         engine = Engine(deck)
         notes = restore_state(engine, data)
         if engine.phase == ENDED:
-            raise SorteioError(f"{state_path}: the match has already ended")
+            raise SorteioError(_("{path}: the match has already ended").format(path=state_path))
     elif situation_path:
         engine = situation_engine(deck, load_situation(situation_path, deck), seed)
     else:
@@ -356,7 +360,8 @@ def _int(params: Dict[str, Any], name: str, default: int, low: int, high: int) -
     if isinstance(value, float) and value.is_integer():
         value = int(value)  # Godot's JSON sends 3000.0
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise DesignerError("bad_request", f"'{name}' must be an integer from {low} to {high}")
+        raise DesignerError("bad_request", _("'{name}' must be an integer from {low} to "
+                                             "{high}").format(name=name, low=low, high=high))
     return value
 
 
@@ -364,7 +369,8 @@ def _policy(params: Dict[str, Any]) -> str:
     policy = params.get("policy") or "random"
     if policy not in POLICIES:
         raise DesignerError("bad_request",
-                            f"'policy' must be one of: {', '.join(POLICIES)} (not {policy!r})")
+                            _("'policy' must be one of: {choices} (not {policy!r})").format(
+                                choices=", ".join(POLICIES), policy=policy))
     return policy
 
 
@@ -511,13 +517,13 @@ def _per_card_params(params: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     if value is True:
         value = {}
     if not isinstance(value, dict):
-        raise DesignerError("bad_request", "'per_card' must be true, false, null or an object "
-                                           "{precision, max_matches}")
+        raise DesignerError("bad_request", _("'per_card' must be true, false, null or an object "
+                                             "{{precision, max_matches}}").format())
     precision = value.get("precision", DEFAULT_HALF_WIDTH_PP)
     if (not isinstance(precision, (int, float)) or isinstance(precision, bool)
             or not 0.01 <= precision <= 50):
-        raise DesignerError("bad_request", "'per_card.precision' must be a number of points "
-                                           "from 0.01 to 50")
+        raise DesignerError("bad_request", _("'per_card.precision' must be a number of points "
+                                             "from 0.01 to 50"))
     cap = _int(value, "max_matches", DEFAULT_MAX_MATCHES, 1, 1_000_000)
     return {"precision": float(precision), "max_matches": cap}
 
@@ -543,28 +549,30 @@ class Simulations:
         per_card = _per_card_params(params)
         situation_path = _path_param(params, "situation")
         if per_card is not None and situation_path:
-            raise DesignerError("bad_request", "'per_card' plays whole matches of the deck: "
-                                               "give no 'situation'")
+            raise DesignerError("bad_request", _("'per_card' plays whole matches of the deck: "
+                                                 "give no 'situation'"))
         situation = load_situation(situation_path, deck) if situation_path else None
         matches = _int(params, "matches", DEFAULT_MATCHES, 1, 1_000_000)
         seed = _int(params, "seed", 0, 0, 2**31 - 1)
         policy = _policy(params)
         sweep = params.get("sweep") or []
         if not isinstance(sweep, list) or not all(isinstance(s, str) for s in sweep):
-            raise DesignerError("bad_request", "'sweep' must be a list of 'name=values' strings")
+            raise DesignerError("bad_request",
+                                _("'sweep' must be a list of 'name=values' strings"))
         grid: Dict[str, List[int]] = {}
         job: Any
         if situation is not None and sweep:
-            raise DesignerError("bad_request", "a simulation from a 'situation' runs the deck's "
-                                "own parameters: no 'sweep'")
+            raise DesignerError("bad_request", _("a simulation from a 'situation' runs the "
+                                                 "deck's own parameters: no 'sweep'"))
         try:
             for text in sweep:
                 name, values = parse_param(text)
                 grid[name] = values
             if per_card is not None:
                 if grid:
-                    raise DesignerError("bad_request", "'per_card' compares cards under the "
-                                                       "deck's own parameters: give no 'sweep'")
+                    raise DesignerError("bad_request", _("'per_card' compares cards under the "
+                                                         "deck's own parameters: give no "
+                                                         "'sweep'"))
                 job = PerCardJob(deck, seed, policy, **per_card)
             else:
                 job = SimulationJob(deck, grid, matches, seed, policy, situation)
@@ -604,7 +612,8 @@ class Simulations:
     def _job_id(self, params: Dict[str, Any]) -> int:
         job_id = _int(params, "job", 0, 1, 2**62)
         if job_id not in self.jobs:
-            raise DesignerError("no_job", f"no simulation job {job_id} (finished or cancelled)")
+            raise DesignerError("no_job", _("no simulation job {job} (finished or "
+                                            "cancelled)").format(job=job_id))
         return job_id
 
 
@@ -614,7 +623,7 @@ class Simulations:
 def _required_path(params: Dict[str, Any], name: str) -> str:
     value = params.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise DesignerError("bad_request", f"'{name}' must be a file path")
+        raise DesignerError("bad_request", _("'{name}' must be a file path").format(name=name))
     return value
 
 

@@ -6,7 +6,7 @@ keeps serving. The rules stay in ``sorteio.engine``; this module only translates
 
 Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
 
-- ``ping`` -> ``{"pong": true, "protocol": 1}``
+- ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``)
 - ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null]
   -> ``{"seed", "deck": <summary>, "snapshot"}``
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
@@ -19,6 +19,12 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
   adapting a save of another version of the deck changed, one sentence each (``[]`` when the
   save was made with this deck; README "Determinism and saved matches")
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
+
+Language (issue 15): any request may carry ``"lang": "pt-BR"|"en"`` (also ``pt``, ``pt_BR``,
+``en_US``...) beside ``method``; from that request on, the session (this handler: one game, one
+editor panel) speaks it: every ``texto``, every error ``message``. Without it the session speaks
+the process's language (``SORTEIO_LANG``, else the system locale, else pt-BR), so an old client
+keeps working. Error ``code``s never change with the language.
 
 Texts for people come from ``sorteio.wording``, with the deck's names: every ``reason`` (of
 ``draw`` and ``pending``) carries ``texto`` (``obrigatória: emergência de Dignidade ...``), every
@@ -52,6 +58,8 @@ import sys
 import traceback
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
+from .. import i18n
+from ..i18n import _
 from ..loader import DeckError, SorteioError, load_deck
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
@@ -97,13 +105,13 @@ def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
 def _id_problem(value: Any) -> Optional[str]:
     """Why ``value`` cannot be echoed back as a request id (None when it can)."""
     if isinstance(value, float) and not math.isfinite(value):
-        return "'id' must be a finite number, a string or null"
+        return _("'id' must be a finite number, a string or null")
     if isinstance(value, str) and protocol.lone_surrogate(value):
-        return "'id' must be valid text (it holds a lone surrogate)"
+        return _("'id' must be valid text (it holds a lone surrogate)")
     if value is None or isinstance(value, (str, int, float)):
         return None
     # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
-    return "'id' must be a number, a string or null"
+    return _("'id' must be a number, a string or null")
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -178,8 +186,12 @@ class Job:
         work: Optional[Callable[[], Any]] = None,
         commit: Optional[Callable[[Any], Dict[str, Any]]] = None,
         reply: Optional[Dict[str, Any]] = None,
+        lang: Optional[str] = None,
     ) -> None:
         self.handler = handler
+        # The session's language when the request came: work and commit speak it, in whichever
+        # thread they run (a language is per thread, i18n.use).
+        self.lang = lang or i18n.current()
         self.request_id = request_id
         self.slow = work is not None
         self._work = work
@@ -190,7 +202,8 @@ class Job:
         if self._work is None:
             return Outcome()
         try:
-            return Outcome(self._work())
+            with i18n.use(self.lang):
+                return Outcome(self._work())
         except Exception as exc:
             return Outcome(error=exc)
 
@@ -200,7 +213,8 @@ class Job:
         if outcome.error is not None:
             return self.handler.error_reply(self.request_id, outcome.error)
         try:
-            return protocol.ok_reply(self.request_id, self._commit(outcome.value))
+            with i18n.use(self.lang):
+                return protocol.ok_reply(self.request_id, self._commit(outcome.value))
         except Exception as exc:
             return self.handler.error_reply(self.request_id, exc)
 
@@ -224,6 +238,8 @@ class RequestHandler:
 
     def __init__(self, token: Optional[str] = None, engine_cls: Any = None) -> None:
         self.token = token
+        # The session's language once a request named one (``lang``); None: the process's.
+        self.lang: Optional[str] = None
         self._engine_cls = engine_cls
         self.deck: Any = None
         self.deck_source: Optional[str] = None
@@ -267,7 +283,8 @@ class RequestHandler:
         """``job`` for a request given as JSON text (text that is not a JSON request gives a job
         whose ``finish`` returns the error reply). Never raises."""
         try:
-            request = protocol.decode_text(text)
+            with i18n.use(self.lang or i18n.current()):
+                request = protocol.decode_text(text)
         except protocol.FrameError as exc:
             return Job(self, None, reply=protocol.error_reply(None, exc.code, str(exc)))
         return self.job(request)
@@ -280,18 +297,27 @@ class RequestHandler:
     def job(self, request: Any) -> Job:
         """Check one decoded request and split it into a ``Job``. Never raises; a refused
         request gives a job whose ``finish`` returns the error reply."""
-        request_id = request.get("id") if isinstance(request, dict) else None
-        problem = _id_problem(request_id)
-        if problem is not None:
-            return Job(self, None, reply=protocol.error_reply(None, protocol.BAD_REQUEST, problem))
-        try:
-            method, params = self._check(request)
-        except RequestError as exc:
-            return Job(self, request_id, reply=self.error_reply(request_id, exc))
+        bad_lang = self._choose_language(request)
+        with i18n.use(self.lang or i18n.current()):
+            request_id = request.get("id") if isinstance(request, dict) else None
+            problem = _id_problem(request_id)
+            if problem is not None:
+                return Job(self, None,
+                           reply=protocol.error_reply(None, protocol.BAD_REQUEST, problem))
+            try:
+                method, params = self._check(request)
+                if bad_lang is not None:
+                    raise bad_lang()
+            except RequestError as exc:
+                return Job(self, request_id, reply=self.error_reply(request_id, exc))
         if method in self._background:
             work, finish = self._background[method]
-            return Job(self, request_id, work=lambda: work(params), commit=finish)
-        return Job(self, request_id, commit=lambda _: self._methods[method](params))
+            return Job(self, request_id, work=lambda: work(params), commit=finish, lang=self.lang)
+        if method == "ping":
+            pong = protocol.ok_reply(request_id, self._ping(params))
+            return Job(self, request_id, lang=self.lang, reply=self._hello(request, pong))
+        return Job(self, request_id, commit=lambda _: self._methods[method](params),
+                   lang=self.lang)
 
     def error_reply(self, request_id: Any, exc: BaseException) -> Dict[str, Any]:
         """The reply for an exception raised while answering; a bug is printed, not fatal."""
@@ -301,7 +327,7 @@ class RequestHandler:
             return protocol.error_reply(request_id, protocol.DECK_ERROR, str(exc))
         if isinstance(exc, SorteioError):
             return protocol.error_reply(request_id, protocol.RULE_ERROR, str(exc))
-        # A bug must not take the bridge down.
+        # A bug must not take the bridge down (its message is Python's, not translated).
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
         message = f"{type(exc).__name__}: {exc}"
         return protocol.error_reply(request_id, protocol.INTERNAL_ERROR, message)
@@ -319,31 +345,51 @@ class RequestHandler:
 
     def _check(self, request: Any) -> Any:
         if not isinstance(request, dict):
-            raise RequestError(protocol.BAD_REQUEST, "a request must be a JSON object")
+            raise RequestError(protocol.BAD_REQUEST, _("a request must be a JSON object"))
         if not self.authorized(request):
-            raise RequestError(protocol.UNAUTHORIZED, "missing or wrong token")
+            raise RequestError(protocol.UNAUTHORIZED, _("missing or wrong token"))
         surrogate = protocol.lone_surrogate({k: v for k, v in request.items() if k != "token"})
         if surrogate is not None:
             where, escape = surrogate
             raise RequestError(
                 protocol.BAD_REQUEST,
-                f"'{where}' is not valid text: it holds a lone surrogate ({escape}); a JSON "
-                "\\u escape of a surrogate must be one of a pair",
+                _("'{field}' is not valid text: it holds a lone surrogate ({escape}); a JSON "
+                  "\\u escape of a surrogate must be one of a pair").format(field=where,
+                                                                           escape=escape),
             )
         method = request.get("method")
         if not isinstance(method, str):
-            raise RequestError(protocol.BAD_REQUEST, "a request needs a 'method' string")
+            raise RequestError(protocol.BAD_REQUEST, _("a request needs a 'method' string"))
         if method not in self._methods:
             known = ", ".join(self.methods)
             raise RequestError(
-                protocol.UNKNOWN_METHOD, f"unknown method '{method}' (known: {known})"
+                protocol.UNKNOWN_METHOD,
+                _("unknown method '{method}' (known: {known})").format(method=method, known=known),
             )
         params = request.get("params")
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise RequestError(protocol.BAD_REQUEST, "'params' must be a JSON object")
+            raise RequestError(protocol.BAD_REQUEST, _("'params' must be a JSON object"))
         return method, params
+
+    def _choose_language(self, request: Any) -> Optional[Any]:
+        """A request's ``lang`` becomes the session's language, from this request on (only with
+        the right token: a stranger cannot change it). A tag that names no language of ours
+        changes nothing; its ``bad_request`` message is returned (as a zero-argument callable,
+        said in the session's language) for ``job`` to reply."""
+        if not isinstance(request, dict) or request.get("lang") is None:
+            return None
+        if not self.authorized(request):
+            return None  # the token check refuses the request
+        given = request["lang"]
+        lang = i18n.normalize(given)
+        if lang is None:
+            return lambda: RequestError(protocol.BAD_REQUEST, _(
+                "'lang' must be one of {choices} (or a locale such as pt_BR or en_US), not "
+                "{value!r}").format(choices=", ".join(i18n.LANGUAGES), value=given))
+        self.lang = lang
+        return None
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -376,7 +422,7 @@ class RequestHandler:
 
     def _engine(self) -> Any:
         if self.engine is None:
-            raise RequestError(protocol.NO_MATCH, "no match: call new_match or load first")
+            raise RequestError(protocol.NO_MATCH, _("no match: call new_match or load first"))
         return self.engine
 
     def _ending(self) -> Optional[Dict[str, Any]]:
@@ -397,13 +443,21 @@ class RequestHandler:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RequestError(protocol.BAD_REQUEST, f"'{name}' must be an integer")
+            raise RequestError(protocol.BAD_REQUEST,
+                               _("'{name}' must be an integer").format(name=name))
         return value
 
     # -- methods --------------------------------------------------------------------------
 
     def _ping(self, params: Dict[str, Any]) -> Dict[str, Any]:
         return {"pong": True, "protocol": PROTOCOL_VERSION}
+
+    def _hello(self, request: Dict[str, Any], reply: Dict[str, Any]) -> Dict[str, Any]:
+        """A ``ping`` that carried ``lang`` (the hello of a client that names its language) also
+        answers the session's language and the ones we have; an old client's ping is unchanged."""
+        if reply.get("ok") and request.get("method") == "ping" and request.get("lang") is not None:
+            reply["result"].update(lang=self.lang, languages=list(i18n.LANGUAGES))
+        return reply
 
     def _new_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
         return self._start_match(self._prepare_new_match(params))
@@ -418,13 +472,15 @@ class RequestHandler:
     def _prepare_new_match(self, params: Dict[str, Any]) -> Tuple[Any, ...]:
         source = params.get("deck")
         if source is not None and not isinstance(source, str):
-            raise RequestError(protocol.BAD_REQUEST, "'deck' must be a path, a name or null")
+            raise RequestError(protocol.BAD_REQUEST, _("'deck' must be a path, a name or null"))
         seed = self._int_param(params, "seed", required=False)
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         elif not 0 <= seed < SEED_LIMIT:
             raise RequestError(
-                protocol.BAD_REQUEST, f"'seed' must be from 0 to {SEED_LIMIT - 1}, not {seed}"
+                protocol.BAD_REQUEST,
+                _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
+                                                                        seed=seed),
             )
         deck = load_deck(source or None)
         engine = self.engine_cls(deck, seed=seed)
@@ -474,15 +530,17 @@ class RequestHandler:
     def _prepare_load(self, params: Dict[str, Any]) -> Tuple[Any, ...]:
         state = params.get("state")
         if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
-            raise RequestError(protocol.BAD_REQUEST, "'state' must be a dict returned by save")
+            raise RequestError(protocol.BAD_REQUEST, _("'state' must be a dict returned by save"))
         if state.get("format") != STATE_FORMAT:
             raise RequestError(
                 protocol.BAD_REQUEST,
-                f"saved state format {state.get('format')!r} is not {STATE_FORMAT}",
+                _("saved state format {format!r} is not {expected}").format(
+                    format=state.get("format"), expected=STATE_FORMAT),
             )
         source = state.get("deck")
         if source is not None and not isinstance(source, str):
-            raise RequestError(protocol.BAD_REQUEST, "saved 'deck' must be a path, a name or null")
+            raise RequestError(protocol.BAD_REQUEST,
+                               _("saved 'deck' must be a path, a name or null"))
         deck = load_deck(source or None)
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")

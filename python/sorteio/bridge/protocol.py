@@ -19,6 +19,8 @@ import re
 import struct
 from typing import Any, Dict, Iterator, Optional, Tuple
 
+from ..i18n import _
+
 HEADER = struct.Struct(">I")
 HEADER_SIZE = HEADER.size
 MAX_FRAME = 1024 * 1024  # bytes of JSON in one frame, both directions
@@ -55,11 +57,11 @@ def encode_text(message: Dict[str, Any]) -> str:
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         text.encode("utf-8")  # a lone surrogate cannot be: refuse it here, not at the socket
     except RecursionError:
-        raise FrameError("reply cannot be encoded: nested too deeply") from None
+        raise FrameError(_("reply cannot be encoded: nested too deeply")) from None
     except UnicodeEncodeError:
-        raise FrameError("reply cannot be encoded: text with a lone surrogate") from None
+        raise FrameError(_("reply cannot be encoded: text with a lone surrogate")) from None
     except (TypeError, ValueError) as exc:
-        raise FrameError(f"reply cannot be encoded: {exc}") from None
+        raise FrameError(_("reply cannot be encoded: {error}").format(error=exc)) from None
     return text
 
 
@@ -68,7 +70,7 @@ def encode_frame(message: Dict[str, Any]) -> bytes:
     ``FrameError`` as ``encode_text``, or when the body exceeds ``MAX_FRAME``."""
     body = encode_text(message).encode("utf-8")
     if len(body) > MAX_FRAME:
-        raise FrameError(f"frame of {len(body)} bytes exceeds the {MAX_FRAME}-byte limit")
+        raise FrameError(_too_long(len(body)))
     return HEADER.pack(len(body)) + body
 
 
@@ -76,11 +78,15 @@ def frame_length(header: bytes) -> int:
     """Body length from a 4-byte header; ``FrameError`` when empty or over ``MAX_FRAME``."""
     (length,) = HEADER.unpack(header)
     if length == 0:
-        raise FrameError("empty frame")
+        raise FrameError(_("empty frame"))
     if length > MAX_FRAME:
-        message = f"frame of {length} bytes exceeds the {MAX_FRAME}-byte limit"
-        raise FrameError(message, fatal=True)
+        raise FrameError(_too_long(length), fatal=True)
     return length
+
+
+def _too_long(length: int) -> str:
+    return _("frame of {length} bytes exceeds the {limit}-byte limit").format(length=length,
+                                                                              limit=MAX_FRAME)
 
 
 def decode_body(body: bytes) -> Any:
@@ -88,7 +94,8 @@ def decode_body(body: bytes) -> Any:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FrameError(f"frame is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+        raise FrameError(_("frame is not UTF-8 text: {reason} at byte {byte}").format(
+            reason=exc.reason, byte=exc.start)) from None
     return decode_text(text)
 
 
@@ -97,13 +104,14 @@ class _NotJsonNumber(ValueError):
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _NotJsonNumber(f"the number {name} is not JSON")
+    raise _NotJsonNumber(_("the number {number} is not JSON").format(number=name))
 
 
 def _finite_float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value):
-        raise _NotJsonNumber(f"the number {literal} is beyond a double's range")
+        raise _NotJsonNumber(_("the number {number} is beyond a double's range").format(
+            number=literal))
     return value
 
 
@@ -116,11 +124,11 @@ def decode_text(text: str) -> Any:
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except RecursionError:
-        raise FrameError("frame is not usable JSON: nested too deeply") from None
+        raise FrameError(_("frame is not usable JSON: nested too deeply")) from None
     except _NotJsonNumber as exc:
-        raise FrameError(f"frame is not usable JSON: {exc}") from None
-    except ValueError as exc:  # JSONDecodeError included
-        raise FrameError(f"frame is not JSON: {exc}") from None
+        raise FrameError(_("frame is not usable JSON: {error}").format(error=exc)) from None
+    except ValueError as exc:  # JSONDecodeError included (its own text: the json module's)
+        raise FrameError(_("frame is not JSON: {error}").format(error=exc)) from None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -19,6 +19,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 from pydantic import ValidationError
 
 from ..deck import Deck
+from ..i18n import N_
 from ..loader import issues_from, load_deck, resolve_deck_path
 from . import csvfile, deckjson, layout, workbook
 from .cells import SheetError, SheetIssue, format_issue
@@ -125,23 +126,21 @@ def read_sheet(sheet: PathLike) -> Tuple[Deck, Dict[str, Any]]:
     try:
         deck = Deck.model_validate(data)
     except ValidationError as exc:
-        for issue in issues_from(exc, data):
+        for issue in issues_from(exc, data, BLANK_CELL):
             where = layout.cell_of(reader.where, issue.field)
             cell = where.cell if where else "(sheet)"
             if cell in bad_cells:
                 continue  # that cell's own problem says it better
             issues.append(SheetIssue(cell, issue.card_id, where.column if where else issue.field,
-                                     _friendly(issue.message)))
+                                     issue.message))
         deck = None
     if issues or deck is None:
         raise SheetError(source, issues)
     return deck, data
 
 
-def _friendly(message: str) -> str:
-    if message == "Field required":
-        return "required, and the cell is blank"
-    return message
+# pydantic's "missing" is a blank cell here (by error type, in the run's language).
+BLANK_CELL = {"missing": N_("required, and the cell is blank")}
 
 
 class Imported(NamedTuple):

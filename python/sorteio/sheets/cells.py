@@ -13,6 +13,7 @@ import re
 from typing import Any, List, NamedTuple, Optional, Tuple
 
 from ..errors import SorteioError
+from ..i18n import _
 
 
 class SheetIssue(NamedTuple):
@@ -37,7 +38,7 @@ class SheetError(SorteioError):
 
 def format_issue(source: str, issue: SheetIssue) -> str:
     """``deck.xlsx: cartas!C14: card 'eco-01': modo: unknown mode 'x' ...``."""
-    card = f"card '{issue.card_id}': " if issue.card_id else ""
+    card = _("card '{card}': ").format(card=issue.card_id) if issue.card_id else ""
     column = f"{issue.column}: " if issue.column else ""
     return f"{source}: {issue.cell}: {card}{column}{issue.message}"
 
@@ -84,12 +85,16 @@ def _changed(value: Any) -> Optional[str]:
     if isinstance(value, Unreadable):
         return value.why
     if isinstance(value, bool):
-        return ("holds a truth value (TRUE/FALSE), not what this column takes: the spreadsheet "
-                "read what was typed as a truth value; type it again as text")
+        return _("holds a truth value (TRUE/FALSE), not what this column takes: the "
+                 "spreadsheet read what was typed as a truth value; type it again as text")
     if isinstance(value, (datetime.date, datetime.time, datetime.timedelta)):
-        return ("holds a date or a time: the spreadsheet read what was typed as a date; format "
-                "the column as text (or number) and type it again")
+        return _("holds a date or a time: the spreadsheet read what was typed as a date; format "
+                 "the column as text (or number) and type it again")
     return None
+
+
+def _not_whole() -> str:
+    return _("{value} is not a whole number (every number of a deck is an integer)")
 
 
 def integer(value: Any) -> Optional[int]:
@@ -105,19 +110,17 @@ def integer(value: Any) -> Optional[int]:
     if isinstance(value, float):
         if math.isfinite(value) and value.is_integer():
             return int(value)
-        raise CellError(f"{value!r} is not a whole number (every number of a deck is an "
-                        f"integer)")
+        raise CellError(_not_whole().format(value=repr(value)))
     text = str(value).strip()
     if not text:
         return None
     match = _WHOLE.match(text)
     if not match:
         shown = text if len(text) <= 40 else text[:40] + "..."
-        raise CellError(f"'{shown}' is not a whole number (every number of a deck is an "
-                        f"integer)")
+        raise CellError(_not_whole().format(value=f"'{shown}'"))
     sign, digits = match.group(1), match.group(2)
     if len(digits) > 20:
-        raise CellError("a number of more than 20 digits")
+        raise CellError(_("a number of more than 20 digits"))
     return -int(digits) if sign and sign != "+" else int(digits)
 
 
@@ -131,7 +134,7 @@ def text(value: Any) -> Optional[str]:
         raise CellError(why)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise CellError(f"{value!r} is not text")
+            raise CellError(_("{value!r} is not text").format(value=value))
         return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
     return str(value)
 

@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import SorteioError
+from ..i18n import _
 from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from ..wording import Names
 from .kernel import POLICIES
@@ -117,8 +118,9 @@ def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_s
     deck = load_deck(deck_path)
     if situation_path is not None:
         if params or per_card or executor_spec or jobs is not None:
-            raise click.UsageError("--situation runs the deck's own parameters in this process: "
-                                   "use it without --param, --per-card, --jobs, --executor")
+            raise click.UsageError(_("--situation runs the deck's own parameters in this "
+                                     "process: use it without --param, --per-card, --jobs, "
+                                     "--executor"))
         _simulate_situation(deck, situation_path, matches, seed, policy, out_dir, as_json)
         return
     grid = {}
@@ -129,21 +131,22 @@ def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_s
             raise click.BadParameter(str(exc), param_hint="--param") from None
         if name in grid:  # one list of values per parameter: a second one would replace it
             both = ",".join(str(v) for v in dict.fromkeys(grid[name] + values))
-            raise click.BadParameter(f"{name} given twice; give every value at once, e.g. "
-                                     f"{name}={both}", param_hint="--param")
+            raise click.BadParameter(_("{name} given twice; give every value at once, e.g. "
+                                       "{name}={both}").format(name=name, both=both),
+                                     param_hint="--param")
         grid[name] = values
     if per_card and grid:
-        raise click.UsageError("--per-card compares cards under the deck's own parameters: "
-                               "use it without --param")
+        raise click.UsageError(_("--per-card compares cards under the deck's own parameters: "
+                                 "use it without --param"))
     given = {name for name in ("precision", "max_matches")
              if ctx.get_parameter_source(name) != ParameterSource.DEFAULT}
     if given and not per_card:
-        raise click.UsageError("--precision and --max-matches are for --per-card")
+        raise click.UsageError(_("--precision and --max-matches are for --per-card"))
     if per_card:
         fixed = ctx.get_parameter_source("matches") != ParameterSource.DEFAULT
         if fixed and "max_matches" in given:
-            raise click.UsageError("--per-card: give --matches N (exactly N per card) or "
-                                   "--precision/--max-matches (adaptive), not both")
+            raise click.UsageError(_("--per-card: give --matches N (exactly N per card) or "
+                                     "--precision/--max-matches (adaptive), not both"))
         executor = load_executor(executor_spec) if executor_spec else None
         folder = _per_card_folder(out_dir)
         study = dict(first=matches, max_matches=matches) if fixed else dict(
@@ -160,7 +163,7 @@ def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_s
         from .report import CsvAppender, require_matplotlib
 
         if not out_dir.strip():
-            raise click.BadParameter("empty folder name: give the folder for the outputs",
+            raise click.BadParameter(_("empty folder name: give the folder for the outputs"),
                                      param_hint="--out")
         require_matplotlib()  # fail before the sweep, not after it
         folder = _output_folder(out_dir)
@@ -169,7 +172,7 @@ def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_s
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task(f"{n_scenarios} cenário(s)", total=total)
+        task = bar.add_task(_("{count} scenario(s)").format(count=n_scenarios), total=total)
         try:
             result = run_sweep(
                 deck, grid, matches, seed, policy, jobs=jobs, executor=executor,
@@ -191,11 +194,11 @@ def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_s
     else:
         _print(result, elapsed, executor_spec, Names.of(deck))
         if folder is not None:
-            out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
-                           f"{folder / 'report.html'}"), soft_wrap=True)
+            _say_written(folder, OUTPUT_FILES)
     if result.interrupted:
-        err.print(Text.assemble(("interrompido", "yellow"), f": {len(result.scenarios)} de "
-                                f"{result.total_scenarios} cenários terminados foram mantidos"))
+        err.print(Text.assemble((_("interrupted"), "yellow"), ": ", _(
+            "{done} of {total} scenarios finished were kept").format(
+                done=len(result.scenarios), total=result.total_scenarios)))
         sys.exit(128 + (result.stopped_by or signal.SIGINT))
 
 
@@ -218,7 +221,7 @@ def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task(f"situação: {situation.nome}", total=matches)
+        task = bar.add_task(_("situation: {name}").format(name=situation.nome), total=matches)
         result = simulate_situation(deck, situation, matches, seed, policy,
                                     progress=lambda done: bar.update(task, completed=done))
     elapsed = time.perf_counter() - started
@@ -233,14 +236,20 @@ def _simulate_situation(deck, path: str, matches: int, seed: int, policy: str,
         data["situation"] = situation.model_dump(mode="json")
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    out.print(Text(printable(
-        f"a partir da situação «{situation.nome}» ({path}): ano {situation.ano}, "
-        f"{len(situation.cartas_jogadas)} carta(s) já jogada(s); {matches} partidas, seed "
-        f"{seed}, jogador {policy} — {elapsed:.1f} s (motor de referência)")), soft_wrap=True)
+    out.print(Text(printable(_(
+        "from the situation «{name}» ({path}): year {year}, {cards} card(s) already played; "
+        "{matches} matches, seed {seed}, player {policy} — {seconds:.1f} s (reference engine)"
+        ).format(name=situation.nome, path=path, year=situation.ano,
+                 cards=len(situation.cartas_jogadas), matches=matches, seed=seed, policy=policy,
+                 seconds=elapsed))), soft_wrap=True)
     _print_one(result.scenarios[0], names)
     if folder is not None:
-        out.print(Text(f"escrito: {folder / 'sweep.csv'}, {folder / 'sweep.json'}, "
-                       f"{folder / 'report.html'}"), soft_wrap=True)
+        _say_written(folder, OUTPUT_FILES)
+
+
+def _say_written(folder: Path, files) -> None:
+    out.print(Text(_("written: {files}").format(
+        files=", ".join(str(folder / name) for name in files))), soft_wrap=True)
 
 
 def _fit_width(console: Console) -> None:
@@ -258,24 +267,27 @@ def _output_folder(out_dir: str) -> Path:
     is a one-line error (exit 2), not a traceback after minutes of work."""
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
-        raise SorteioError(f"--out {out_dir}: exists and is not a folder")
+        raise SorteioError(_("--out {folder}: exists and is not a folder").format(
+            folder=out_dir))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SorteioError(f"--out {out_dir}: cannot create the folder: "
-                           f"{exc.strerror or exc}") from None
+        raise SorteioError(_("--out {folder}: cannot create the folder: {reason}").format(
+            folder=out_dir, reason=exc.strerror or exc)) from None
     for name in OUTPUT_FILES:
         if (folder / name).is_dir():
-            raise SorteioError(f"--out {out_dir}: {name} is a folder, cannot write the file")
+            raise SorteioError(_("--out {folder}: {name} is a folder, cannot write the "
+                                 "file").format(folder=out_dir, name=name))
         if (folder / name).exists() and not (folder / name).is_file():
-            raise SorteioError(f"--out {out_dir}: {name} is not a regular file (a pipe, a "
-                               f"device or a socket), cannot write the file")
+            raise SorteioError(_("--out {folder}: {name} is not a regular file (a pipe, a "
+                                 "device or a socket), cannot write the file").format(
+                                     folder=out_dir, name=name))
     try:
         with tempfile.TemporaryFile(dir=str(folder)):
             pass
     except OSError as exc:
-        raise SorteioError(f"--out {out_dir}: cannot write there: {exc.strerror or exc}") \
-            from None
+        raise SorteioError(_("--out {folder}: cannot write there: {reason}").format(
+            folder=out_dir, reason=exc.strerror or exc)) from None
     return folder
 
 
@@ -297,8 +309,8 @@ def _write_outputs(result: SweepResult, folder: Path, deck) -> None:
         except OSError as exc:
             with contextlib.suppress(OSError):
                 partial.unlink()
-            raise SorteioError(f"--out {folder}: cannot write {target}: "
-                               f"{exc.strerror or exc}") from None
+            raise SorteioError(_("--out {folder}: cannot write {file}: {reason}").format(
+                folder=folder, file=target, reason=exc.strerror or exc)) from None
 
 
 def _pct(x: float) -> str:
@@ -307,18 +319,19 @@ def _pct(x: float) -> str:
 
 def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
            names: Names) -> None:
-    where = executor_spec or f"{result.workers or 1} processo(s)"
-    out.print(f"{len(result.scenarios)} cenário(s) × {result.matches} partidas, seed "
-              f"{result.seed}, jogador {result.policy} — {elapsed:.1f} s ({where}), "
-              f"{describe(result.kernel)}")
+    where = executor_spec or _("{count} process(es)").format(count=result.workers or 1)
+    out.print(_("{scenarios} scenario(s) × {matches} matches, seed {seed}, player {policy} — "
+                "{seconds:.1f} s ({where}), {kernel}").format(
+        scenarios=len(result.scenarios), matches=result.matches, seed=result.seed,
+        policy=result.policy, seconds=elapsed, where=where, kernel=describe(result.kernel)))
     if not result.scenarios:  # stopped before the first scenario finished
-        out.print("nenhum cenário terminou")
+        out.print(_("no scenario finished"))
         return
     if len(result.scenarios) == 1 and not result.names:
         _print_one(result.scenarios[0], names)
         return
-    table = Table("#", *(SHORT.get(n, n) for n in result.names), "catástr.", "IC 95%", "Δ pts",
-                  "obr/turno", "curtos", "nunca")
+    table = Table("#", *(SHORT.get(n, n) for n in result.names), _("catastr."), _("95% CI"),
+                  _("Δ pts"), _("mand/turn"), _("short"), _("never"))
     for r in result.scenarios:
         lo, hi = r.interval
         diff = "base" if r.scenario.baseline else f"{100 * r.diff[0]:+.1f}" if r.diff else "?"
@@ -336,8 +349,8 @@ def _print(result: SweepResult, elapsed: float, executor_spec: Optional[str],
     if legend:
         out.print(legend, soft_wrap=True)
     flagged = [r for r in result.scenarios if r.flagged]
-    out.print(f"{len(flagged)} cenário(s) mudam a catástrofe em mais de "
-              f"{CATASTROPHE_TOLERANCE_PP:g} pontos (GDD 06 §7)")
+    out.print(_("{count} scenario(s) move the catastrophe rate by more than {points:g} points "
+                "(GDD 06 §7)").format(count=len(flagged), points=CATASTROPHE_TOLERANCE_PP))
 
 
 def end_meter_tables(result: SweepResult, console: Console,
@@ -354,7 +367,7 @@ def end_meter_tables(result: SweepResult, console: Console,
     cells = {r.scenario.index: {m: f"{mean:.0f}±{sd:.0f}"
                                 for m, (mean, sd) in r.meter_stats().items()}
              for r in result.scenarios}
-    title = "medidores finais: média±desvio"
+    title = _("ending meters: mean±sd")
     wide = Table("#", *(label[m] for m in meters), title=title)
     for index, row in cells.items():
         wide.add_row(str(index), *(row[m] for m in meters))
@@ -363,7 +376,7 @@ def end_meter_tables(result: SweepResult, console: Console,
     if natural <= width:
         return [wide]
     # Transposed: the meter column, then as many scenario columns as fit beside it.
-    first = max(len("medidor"), *(len(label[m]) for m in meters)) + 3  # padding and borders
+    first = max(len(_("meter")), *(len(label[m]) for m in meters)) + 3  # padding and borders
     cell = max(len(f"#{i}") for i in cells)
     cell = max(cell, *(len(v) for row in cells.values() for v in row.values())) + 3
     per_table = max(1, (width - first - 1) // cell)
@@ -371,8 +384,9 @@ def end_meter_tables(result: SweepResult, console: Console,
     tables = []
     for start in range(0, len(indexes), per_table):
         part = indexes[start:start + per_table]
-        suffix = "" if len(indexes) <= per_table else f" (cenários {part[0]}–{part[-1]})"
-        table = Table("medidor", *(f"#{i}" for i in part), title=title + suffix)
+        suffix = "" if len(indexes) <= per_table else " " + _("(scenarios {first}–{last})").format(
+            first=part[0], last=part[-1])
+        table = Table(_("meter"), *(f"#{i}" for i in part), title=title + suffix)
         for m in meters:
             table.add_row(label[m], *(cells[i][m] for i in part))
         tables.append(table)
@@ -381,22 +395,25 @@ def end_meter_tables(result: SweepResult, console: Console,
 
 def _print_one(r: ScenarioResult, names: Names) -> None:
     lo, hi = r.interval
-    out.print(f"catástrofe: {_pct(r.rate)} (IC 95% {_pct(lo)}–{_pct(hi)})  ·  obrigatórias por "
-              f"turno: {r.mandatory_per_turn:.2f}  ·  turnos curtos: {_pct(r.short_turn_share)}")
-    table = Table("medidor", "média final", "desvio", "chegou a 0")
+    out.print(_("catastrophe: {rate} (95% CI {low}–{high})  ·  mandatory per turn: "
+                "{mandatory:.2f}  ·  short turns: {short}").format(
+        rate=_pct(r.rate), low=_pct(lo), high=_pct(hi), mandatory=r.mandatory_per_turn,
+        short=_pct(r.short_turn_share)))
+    table = Table(_("meter"), _("final mean"), _("sd"), _("reached 0"))
     for m, (ident, (mean, sd)) in enumerate(r.meter_stats().items()):
         table.add_row(Text(names.meter(ident)), f"{mean:.1f}", f"{sd:.1f}",
                       str(r.tally.zeroed[m]))
     out.print(table)
-    modes = Table("modo", "sorteios por partida")
+    modes = Table(_("mode"), _("draws per match"))
     for mode, freq in r.mode_frequency().items():
         modes.add_row(Text(names.mode(mode)), f"{freq:.2f}")
     out.print(modes)
     top = sorted(r.card_frequency().items(), key=lambda kv: -kv[1])
-    out.print("mais sorteadas: " + ", ".join(f"{c} {f:.2f}" for c, f in top[:10]), soft_wrap=True)
+    out.print(_("most drawn: {cards}").format(cards=", ".join(f"{c} {f:.2f}" for c, f in top[:10])),
+              soft_wrap=True)
     never = r.never_drawn()
     if never:
-        out.print("nunca sorteadas: " + ", ".join(never), soft_wrap=True)
+        out.print(_("never drawn: {cards}").format(cards=", ".join(never)), soft_wrap=True)
 
 
 @click.command("lint")
@@ -425,7 +442,7 @@ def _per_card_folder(out_dir: Optional[str]) -> Optional[Path]:
     from .report import require_matplotlib
 
     if not out_dir.strip():
-        raise click.BadParameter("empty folder name: give the folder for the outputs",
+        raise click.BadParameter(_("empty folder name: give the folder for the outputs"),
                                  param_hint="--out")
     require_matplotlib()  # fail before the study, not after it
     return _output_folder(out_dir)
@@ -442,12 +459,13 @@ def _per_card(deck, seed: int, policy: str, precision: float, jobs: Optional[int
                TimeElapsedColumn(), TimeRemainingColumn())
     started = time.perf_counter()
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("cartas", total=None)
+        task = bar.add_task(_("cards"), total=None)
 
         def show(p) -> None:
             bar.update(task, completed=p.done, total=p.planned,
-                       description=f"rodada {p.round + 1}, cartas com a precisão: "
-                                   f"{p.settled}/{p.cards}")
+                       description=_("round {round}, cards with the precision: "
+                                     "{settled}/{cards}").format(round=p.round + 1,
+                                                                 settled=p.settled, cards=p.cards))
 
         result = run_per_card(deck, seed, policy, precision, jobs=jobs, executor=executor,
                               on_progress=show, **study)
@@ -457,8 +475,9 @@ def _per_card(deck, seed: int, policy: str, precision: float, jobs: Optional[int
         try:
             write_per_card(result, folder, names)
         except OSError as exc:
-            raise SorteioError(f"--out {folder}: cannot write {exc.filename or 'the report'}: "
-                               f"{exc.strerror or exc}") from None
+            raise SorteioError(_("--out {folder}: cannot write {file}: {reason}").format(
+                folder=folder, file=exc.filename or _("the report"),
+                reason=exc.strerror or exc)) from None
     if as_json:
         data = per_card_json(result)
         data["seconds"] = round(elapsed, 3)
@@ -466,9 +485,8 @@ def _per_card(deck, seed: int, policy: str, precision: float, jobs: Optional[int
     else:
         print_per_card(result, elapsed, out, describe(result.kernel), names)
         if folder is not None:
-            out.print(Text(f"escrito: {folder / 'percard.csv'}, {folder / 'percard.json'}, "
-                           f"{folder / 'report.html'}"), soft_wrap=True)
+            _say_written(folder, ("percard.csv", "percard.json", "report.html"))
     if result.interrupted:
-        err.print(Text.assemble(("interrompido", "yellow"), f": {result.rounds} rodada(s) "
-                                "terminada(s) foram mantidas"))
+        err.print(Text.assemble((_("interrupted"), "yellow"), ": ", _(
+            "{rounds} round(s) finished were kept").format(rounds=result.rounds)))
         sys.exit(128 + (result.stopped_by or signal.SIGINT))

@@ -13,6 +13,7 @@ import os
 from typing import Iterable, Optional
 
 from ..errors import SorteioError
+from ..i18n import _
 from . import ckernel, kernel
 from .kernel import Tally
 from .masks import FastDeck
@@ -45,10 +46,10 @@ def kernel_name(choice: Optional[str] = None) -> str:
 def describe(name: str) -> str:
     """One line for the user: which kernel ran and, for Python, why not the compiled one."""
     if name == "c":
-        return "kernel compilado (C)"
-    reason = "forçado por SORTEIO_KERNEL=python" if os.environ.get(KERNEL_ENV, "").strip(
+        return _("compiled kernel (C)")
+    reason = _("forced by SORTEIO_KERNEL=python") if os.environ.get(KERNEL_ENV, "").strip(
     ).lower() == "python" else ckernel.unavailable_reason()
-    return f"kernel Python ({reason})"
+    return _("Python kernel ({reason})").format(reason=reason)
 
 
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",

@@ -11,6 +11,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..deck import Deck, Parameters
 from ..errors import SorteioError
+from ..i18n import _
+from ..validation_text import error_text
 
 PARAM_NAMES = list(Parameters.model_fields)  # the §7 parameters a sweep may vary
 MAX_VALUES = 10_000  # values per parameter (a §7 safe range has at most 25)
@@ -52,9 +54,11 @@ def _spans(text: str) -> List[Tuple[int, int]]:
             else:
                 lo = hi = int(part)
         except ValueError:
-            raise SweepError(f"'{part}' is not an integer or a range like 2..4") from None
+            raise SweepError(_("'{part}' is not an integer or a range like 2..4").format(
+                part=part)) from None
         if hi < lo:
-            raise SweepError(f"range '{part}' goes down ({lo} > {hi})")
+            raise SweepError(_("range '{part}' goes down ({lo} > {hi})").format(
+                part=part, lo=lo, hi=hi))
         spans.append((lo, hi))
     return spans
 
@@ -72,17 +76,19 @@ def parse_values(text: str, bounds: Tuple[Optional[int], Optional[int]] = (None,
     for lo, hi in spans:
         shown = f"{lo}..{hi}" if lo != hi else str(lo)
         if (low is not None and lo < low) or (high is not None and hi > high):
-            raise SweepError(f"{prefix}{shown}: outside the §7 safe range "
-                             f"{'' if low is None else low}..{'' if high is None else high}")
+            raise SweepError(prefix + _("{shown}: outside the §7 safe range {low}..{high}").format(
+                shown=shown, low="" if low is None else low, high="" if high is None else high))
         if hi - lo + 1 > MAX_VALUES:
-            raise SweepError(f"{prefix}{shown}: {hi - lo + 1:,} values, more than the "
-                             f"{MAX_VALUES:,} a sweep may take per parameter")
+            raise SweepError(prefix + _("{shown}: {count:,} values, more than the {most:,} a "
+                                        "sweep may take per parameter").format(
+                shown=shown, count=hi - lo + 1, most=MAX_VALUES))
     values = set()
     for lo, hi in spans:
         values.update(range(lo, hi + 1))
         if len(values) > MAX_VALUES:
-            raise SweepError(f"{prefix}{text.strip()}: more than the {MAX_VALUES:,} values a sweep "
-                             "may take per parameter")
+            raise SweepError(prefix + _("{shown}: more than the {most:,} values a sweep may take "
+                                        "per parameter").format(shown=text.strip(),
+                                                                most=MAX_VALUES))
     return sorted(values)
 
 
@@ -90,11 +96,13 @@ def parse_param(text: str) -> Tuple[str, List[int]]:
     """``"name=values"`` (see ``parse_values``) -> (name, values), checked against the name's
     safe range (``Parameters``) before any range is expanded. Raises ``SweepError``."""
     if "=" not in text:
-        raise SweepError(f"'{text}': expected NAME=VALUES, e.g. teto_obrigatorias=2..4")
-    name, _, values = text.partition("=")
+        raise SweepError(_("'{text}': expected NAME=VALUES, e.g. teto_obrigatorias=2..4").format(
+            text=text))
+    name, _sep, values = text.partition("=")
     name = name.strip()
     if name not in PARAM_NAMES:
-        raise SweepError(f"unknown parameter '{name}' (§7 parameters: {', '.join(PARAM_NAMES)})")
+        raise SweepError(_("unknown parameter '{name}' (§7 parameters: {names})").format(
+            name=name, names=", ".join(PARAM_NAMES)))
     return name, parse_values(values, param_bounds(name), name)
 
 
@@ -125,8 +133,9 @@ def build_scenarios(deck: Deck, grid: Dict[str, List[int]]) -> List[Scenario]:
     names = list(grid)
     count = count_scenarios(grid)
     if count > MAX_SCENARIOS:
-        raise SweepError(f"{count:,} scenarios ({' x '.join(str(len(v)) for v in grid.values())}"
-                         f"), more than the {MAX_SCENARIOS:,} a sweep may run")
+        raise SweepError(_("{count:,} scenarios ({sizes}), more than the {most:,} a sweep may "
+                           "run").format(count=count, most=MAX_SCENARIOS,
+                                         sizes=" x ".join(str(len(v)) for v in grid.values())))
     combos = [dict(base, **dict(zip(names, values)))
               for values in itertools.product(*(grid[n] for n in names))]
     for combo in combos:
@@ -135,7 +144,8 @@ def build_scenarios(deck: Deck, grid: Dict[str, List[int]]) -> List[Scenario]:
         except ValueError as exc:
             first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": ("?",), "msg": str(exc)}
             field = first["loc"][0]
-            raise SweepError(f"{field}={combo[field]}: {first['msg']} (§7 safe range)") from None
+            raise SweepError(f"{field}={combo[field]}: " + _("{error} (§7 safe range)").format(
+                error=error_text(first))) from None
     out = [Scenario(0, base, True)]
     for combo in combos:
         if combo != base:
@@ -147,13 +157,14 @@ def check_size(n_scenarios: int, matches: int) -> None:
     """Refuse a sweep too large to keep in memory (``SweepError``): ``matches`` per scenario up
     to ``MAX_MATCHES``, scenarios x matches up to ``MAX_TOTAL_MATCHES``."""
     if matches < 1:
-        raise SweepError("matches must be >= 1")
+        raise SweepError(_("matches must be >= 1"))
     if matches > MAX_MATCHES:
-        raise SweepError(f"{matches:,} matches per scenario, more than the {MAX_MATCHES:,} a "
-                         "sweep may run (it keeps one outcome per match for the paired "
-                         "comparison)")
+        raise SweepError(_("{matches:,} matches per scenario, more than the {most:,} a sweep may "
+                           "run (it keeps one outcome per match for the paired comparison)"
+                           ).format(matches=matches, most=MAX_MATCHES))
     if n_scenarios * matches > MAX_TOTAL_MATCHES:
-        raise SweepError(f"{n_scenarios:,} scenarios x {matches:,} matches = "
-                         f"{n_scenarios * matches:,} matches, more than the "
-                         f"{MAX_TOTAL_MATCHES:,} a sweep may run (it keeps one outcome per match "
-                         "for the paired comparison); use fewer matches or scenarios")
+        raise SweepError(_("{scenarios:,} scenarios x {matches:,} matches = {total:,} matches, "
+                           "more than the {most:,} a sweep may run (it keeps one outcome per "
+                           "match for the paired comparison); use fewer matches or scenarios"
+                           ).format(scenarios=n_scenarios, matches=matches,
+                                    total=n_scenarios * matches, most=MAX_TOTAL_MATCHES))
