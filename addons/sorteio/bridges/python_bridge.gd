@@ -109,7 +109,11 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	var key: int = _next_key
 	var python: RefCounted = _python
 	var text: String = python.call(
-		"submit", key, JSON.stringify({"id": key, "method": method, "params": params})
+		"submit",
+		key,
+		JSON.stringify(
+			{"id": key, "method": method, "params": params, "lang": SorteioI18n.protocol_lang()}
+		)
 	)
 	while text == "":
 		await (Engine.get_main_loop() as SceneTree).process_frame

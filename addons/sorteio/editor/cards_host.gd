@@ -66,7 +66,7 @@ func load_table() -> void:
 		_digest = str(whole["digest"])
 		_link.results["table"] = whole
 		table.show_table(whole)
-		_link.set_status("%d cartas" % all_rows.size())
+		_link.set_status(SorteioI18n.t("%d cartas") % all_rows.size())
 		_link.action_finished.emit("table", true)
 
 
@@ -89,7 +89,7 @@ func add_card(after: int = -1) -> void:
 	var edit: Dictionary = {"op": "add", "after": null}
 	if after >= 0:
 		edit["after"] = after
-	await _edit([edit], "Sorteio: nova carta")
+	await _edit([edit], SorteioI18n.t("Sorteio: nova carta"))
 
 
 ## Duplicates the card at deck index [param index].
@@ -155,7 +155,7 @@ func _after_edit(result: Dictionary) -> void:
 	_link.results["validate"] = result["validation"]
 	validated.emit(result["validation"])
 	_link.set_status(
-		"%s · validado em %d ms" % [_link.message, int(result["validate_ms"])],
+		SorteioI18n.t("%s · validado em %d ms") % [_link.message, int(result["validate_ms"])],
 		_link.status.get_theme_color("font_color")
 	)
 	_rescan.start()  # the editor re-imports the deck once the designer pauses

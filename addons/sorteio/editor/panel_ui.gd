@@ -66,7 +66,7 @@ static func tree(title: String, columns: int, ratios: Array) -> Tree:
 static func with_export(box: VBoxContainer, shown: Tree, export: Callable) -> void:
 	box.name = shown.name
 	box.add_child(shown)
-	box.add_child(button("Exportar (CSV)", export))
+	box.add_child(button(SorteioI18n.t("Exportar (CSV)"), export))
 
 
 ## An editor file dialog, a child of [param parent], calling [param chosen] with the path.

@@ -17,7 +17,7 @@ var _link: Link
 
 func _init(link: Link) -> void:
 	_link = link
-	tree = Ui.tree("Cobertura", 7, [3, 1, 1, 1, 1, 1, 1])
+	tree = Ui.tree(SorteioI18n.t("Cobertura"), 7, [3, 1, 1, 1, 1, 1, 1])
 	Ui.with_export(self, tree, func() -> void: export_requested.emit("coverage"))
 
 
@@ -33,7 +33,7 @@ func show_result(report: Dictionary) -> void:
 	var root := Ui.reset(tree, ["", "", "", "", "", "", ""])
 	_section(
 		root,
-		"Cartas jogáveis por ano (§3.1.3, §5)",
+		SorteioI18n.t("Cartas jogáveis por ano (§3.1.3, §5)"),
 		["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"]
 	)
 	for y: Dictionary in report["years"]:
@@ -56,7 +56,7 @@ func show_result(report: Dictionary) -> void:
 		Ui.line(tree, root, [m.get("nome", m["mode"]), m["cards"]] + m["by_year"], false)
 	_section(
 		root,
-		"Cartas ligadas por medidor (§3.2, §3.3)",
+		SorteioI18n.t("Cartas ligadas por medidor (§3.2, §3.3)"),
 		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"]
 	)
 	for m: Dictionary in report["meters"]:

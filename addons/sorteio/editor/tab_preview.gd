@@ -21,12 +21,12 @@ var _state_dialog: EditorFileDialog
 
 func _init(link: Link) -> void:
 	_link = link
-	name = "Prévia"
+	name = SorteioI18n.t("Prévia")
 	var row := HBoxContainer.new()
 	add_child(row)
-	row.add_child(Ui.label("Partida salva:"))
+	row.add_child(Ui.label(SorteioI18n.t("Partida salva:")))
 	_state_edit = LineEdit.new()
-	_state_edit.placeholder_text = "vazio: o início da partida"
+	_state_edit.placeholder_text = SorteioI18n.t("vazio: o início da partida")
 	_state_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	row.add_child(_state_edit)
 	_state_dialog = Ui.file_dialog(
@@ -37,13 +37,13 @@ func _init(link: Link) -> void:
 	)
 	_state_dialog.access = EditorFileDialog.ACCESS_FILESYSTEM
 	row.add_child(Ui.button("…", func() -> void: _state_dialog.popup_file_dialog()))
-	row.add_child(Ui.label("semente:"))
+	row.add_child(Ui.label(SorteioI18n.t("semente:")))
 	_seed = Ui.spin(0, 2147483647, 0)
 	row.add_child(_seed)
-	row.add_child(Ui.label("jogador:"))
+	row.add_child(Ui.label(SorteioI18n.t("jogador:")))
 	_player = Ui.players()
 	row.add_child(_player)
-	tree = Ui.tree("turno", 6, [1, 2, 1, 4, 2, 3])
+	tree = Ui.tree(SorteioI18n.t("turno"), 6, [1, 2, 1, 4, 2, 3])
 	var box := VBoxContainer.new()
 	Ui.with_export(box, tree, func() -> void: export_requested.emit("preview"))
 	add_child(box)
@@ -75,7 +75,7 @@ func show_result(result: Dictionary) -> void:
 	)
 	if result["start_text"] != null:
 		var start := tree.create_item(root)
-		start.set_text(0, "início")
+		start.set_text(0, SorteioI18n.t("início"))
 		start.set_text(3, str(result["start_text"]))
 	for row: Dictionary in result["rows"]:
 		var item := tree.create_item(root)
@@ -84,7 +84,13 @@ func show_result(result: Dictionary) -> void:
 			var texts: Array[String] = []
 			for ob: Dictionary in row["mandatory"]:
 				texts.append(str(ob["texto"]))
-			item.set_text(3, "obrigatórias: " + (", ".join(texts) if texts else "nenhuma"))
+			item.set_text(
+				3,
+				(
+					SorteioI18n.t("obrigatórias: ")
+					+ (", ".join(texts) if texts else SorteioI18n.t("nenhuma"))
+				)
+			)
 		elif row["event"] == "card_played":
 			item.set_text(0, "%d.%d" % [int(row["year"]), int(row["slot"])])
 			item.set_text(1, "%s «%s»" % [row["card_id"], row["titulo"]])
@@ -101,7 +107,7 @@ func show_result(result: Dictionary) -> void:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	if result["ending"] != null:
 		var end := tree.create_item(root)
-		end.set_text(0, "fim")
+		end.set_text(0, SorteioI18n.t("fim"))
 		end.set_text(3, str(result["ending"]))
 	_link.set_status(
 		(

@@ -43,24 +43,24 @@ var _job: int = -1
 
 func _init(link: Link) -> void:
 	_link = link
-	name = "Simulação"
+	name = SorteioI18n.t("Simulação")
 	horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
 	var box := VBoxContainer.new()
 	box.size_flags_horizontal = SIZE_EXPAND_FILL
 	add_child(box)
 	var row := HBoxContainer.new()
 	box.add_child(row)
-	row.add_child(Ui.label("partidas:"))
+	row.add_child(Ui.label(SorteioI18n.t("partidas:")))
 	_matches = Ui.spin(1, 1000000, DEFAULT_MATCHES)
 	row.add_child(_matches)
-	row.add_child(Ui.label("semente:"))
+	row.add_child(Ui.label(SorteioI18n.t("semente:")))
 	_seed = Ui.spin(0, 2147483647, 0)
 	row.add_child(_seed)
-	row.add_child(Ui.label("jogador:"))
+	row.add_child(Ui.label(SorteioI18n.t("jogador:")))
 	_player = Ui.players()
 	row.add_child(_player)
-	row.add_child(Ui.button("Simular", func() -> void: run()))
-	row.add_child(Ui.button("Parar", stop))
+	row.add_child(Ui.button(SorteioI18n.t("Simular"), func() -> void: run()))
+	row.add_child(Ui.button(SorteioI18n.t("Parar"), stop))
 	_progress = ProgressBar.new()
 	_progress.custom_minimum_size = Vector2(160, 0)
 	_progress.size_flags_horizontal = SIZE_EXPAND_FILL
@@ -80,7 +80,7 @@ func _init(link: Link) -> void:
 	]:
 		var what: String = entry[1]
 		exports.add_child(Ui.button(entry[0], func() -> void: export_requested.emit(what)))
-	sweep_tree = Ui.tree("varredura", 10, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+	sweep_tree = Ui.tree(SorteioI18n.t("varredura"), 10, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
 	sweep_tree.custom_minimum_size = Vector2(0, 110)
 	box.add_child(sweep_tree)
 	var charts := HBoxContainer.new()
@@ -88,7 +88,7 @@ func _init(link: Link) -> void:
 	_mode_chart = Chart.new()
 	_mode_chart.size_flags_horizontal = SIZE_EXPAND_FILL
 	charts.add_child(_mode_chart)
-	card_tree = Ui.tree("por carta", 2, [2, 1])
+	card_tree = Ui.tree(SorteioI18n.t("por carta"), 2, [2, 1])
 	card_tree.size_flags_horizontal = SIZE_EXPAND_FILL
 	card_tree.custom_minimum_size = Vector2(0, 220)
 	charts.add_child(card_tree)
@@ -125,7 +125,9 @@ func run(matches: int = -1, player: String = "", sweep: Dictionary = {}) -> void
 			return
 		var data: Dictionary = step["result"]
 		_progress.value = float(data["done"])
-		_link.set_status("simulando: %d de %d partidas" % [int(data["done"]), int(data["total"])])
+		_link.set_status(
+			SorteioI18n.t("simulando: %d de %d partidas") % [int(data["done"]), int(data["total"])]
+		)
 		if data["finished"]:
 			_job = -1
 			_link.results["simulate"] = data["result"]
@@ -141,7 +143,7 @@ func stop() -> void:
 		var job := _job
 		_job = -1
 		await _link.request("simulate_cancel", {"job": job})
-		_link.set_status("simulação interrompida")
+		_link.set_status(SorteioI18n.t("simulação interrompida"))
 		_link.action_finished.emit("simulate", false)
 
 
@@ -204,7 +206,7 @@ func _show_result(result: Dictionary) -> void:
 			base["mandatory_per_turn"],
 			base["short_turn_pct"],
 			int(base["never_drawn_count"]),
-			", ".join(ended) if ended else "nenhum"
+			", ".join(ended) if ended else SorteioI18n.t("nenhum")
 		]
 	)
 	if scenarios.size() > 1:
@@ -231,8 +233,10 @@ func _show_result(result: Dictionary) -> void:
 	var labels: Array = []
 	for mode: String in modes:
 		labels.append(mode_names.get(mode, mode))
-	_mode_chart.set_data("sorteios por partida, por modo", labels, modes.values())
-	var card_root := Ui.reset(card_tree, ["carta", "sorteios por partida"])
+	_mode_chart.set_data(SorteioI18n.t("sorteios por partida, por modo"), labels, modes.values())
+	var card_root := Ui.reset(
+		card_tree, [SorteioI18n.t("carta"), SorteioI18n.t("sorteios por partida")]
+	)
 	var cards: Dictionary = base["card_draws_per_match"]
 	var ids: Array = cards.keys()
 	ids.sort_custom(func(a: String, b: String) -> bool: return cards[a] > cards[b])
@@ -241,7 +245,13 @@ func _show_result(result: Dictionary) -> void:
 	var columns: Array = (
 		["#"]
 		+ result["parameters"]
-		+ ["catástrofe", "IC 95%", "Δ pontos", "move > 4 pontos?", "obr/turno"]
+		+ [
+			SorteioI18n.t("catástrofe"),
+			"IC 95%",
+			"Δ pontos",
+			SorteioI18n.t("move > 4 pontos?"),
+			"obr/turno"
+		]
 	)
 	sweep_tree.columns = columns.size()
 	var root := Ui.reset(sweep_tree, columns)
@@ -256,17 +266,17 @@ func _show_result(result: Dictionary) -> void:
 				"%.1f%%" % row["catastrophe_pct"],
 				"%.1f–%.1f" % [row["catastrophe_ci95_low_pct"], row["catastrophe_ci95_high_pct"]],
 				"base" if row["baseline"] else ("%+.1f" % diff if diff != null else "?"),
-				"sim" if flagged else "não",
+				SorteioI18n.t("sim") if flagged else SorteioI18n.t("não"),
 				"%.2f" % row["mandatory_per_turn"]
 			]
 			Ui.line(sweep_tree, root, cells, flagged)
-	_link.set_status("simulação terminada: %s" % player)
+	_link.set_status(SorteioI18n.t("simulação terminada: %s") % player)
 	_link.tabs.current_tab = 4
 
 
 func _sweep_controls() -> Control:
 	var sweep := HFlowContainer.new()
-	sweep.add_child(Ui.label("Varredura §7 (marque o que variar):"))
+	sweep.add_child(Ui.label(SorteioI18n.t("Varredura §7 (marque o que variar):")))
 	for entry: Array in SWEEP:
 		var check := CheckBox.new()
 		check.text = entry[1]

@@ -1,0 +1,33 @@
+extends "res://tests/lib/engine_test.gd"
+## One language per run (issue 15): the addon's own strings (SorteioI18n, the .po catalogs) and
+## the rules' messages from Python (the node's requests carry "lang") come in the language the
+## run chose. The Python side (tests/test_godot4_i18n.py) passes what each should read:
+## --lang=pt_BR|en, --validate=the panel's button text, --no-match=Python's message for a draw
+## before any match, computed by Python's own handler in that language.
+
+
+func scenario() -> void:
+	var sorteio := autoload("Sorteio") as SorteioNode
+	sorteio.print_warnings = false  # the provoked error is checked here, not printed
+	check(SorteioI18n.language() == arg("lang"), "the run's language", SorteioI18n.language())
+	check(
+		SorteioI18n.protocol_lang() == arg("lang").replace("_", "-"),
+		"the protocol's lang",
+		SorteioI18n.protocol_lang()
+	)
+	check(
+		SorteioI18n.t("Validar") == arg("validate"),
+		"the addon's own string in the language",
+		SorteioI18n.t("Validar")
+	)
+	var messages: Array[String] = []
+	sorteio.error_occurred.connect(
+		func(message: String, _code: String) -> void: messages.append(message)
+	)
+	await wait_for(sorteio.bridge_ready, 30.0, "bridge_ready")
+	check(await sorteio.draw_next_card() == null, "a draw before a match fails")
+	check(
+		messages.size() == 1 and messages[0] == arg("no-match"),
+		"Python's message in the language",
+		str(messages)
+	)
