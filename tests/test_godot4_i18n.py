@@ -17,7 +17,12 @@ pytestmark = pytest.mark.godot
 
 I18N = ROOT / "addons" / "sorteio" / "i18n"
 GDSCRIPT = [ROOT / "addons" / "sorteio", ROOT / "demo_project"]
-CALL = re.compile(r'SorteioI18n\.t\(\s*("(?:[^"\\]|\\.)*")\s*\)')
+LITERAL = r'"(?:[^"\\]|\\.)*"'
+# SorteioI18n.t("..."), its argument one literal or literals joined by + (gdformat may put
+# those in parentheses)
+CALL = re.compile(rf'SorteioI18n\.t\(\s*\(?\s*((?:{LITERAL}\s*\+?\s*)+)\)?\s*\)')
+# a constant's line marked "# i18n": its last literal is a msgid, shown through SorteioI18n.t
+MARKED = re.compile(rf'^.*?({LITERAL})[^"\n]*#\s*i18n\s*$', re.M)
 ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', re.M)
 # The button the panel shows first, as each language writes it (not read from the catalogs).
 VALIDATE = {"pt_BR": "Validar", "en": "Validate"}
@@ -32,13 +37,18 @@ def catalog(language: str) -> dict:
 
 
 def used_msgids() -> dict:
-    """Every SorteioI18n.t("...") literal in the addon's and the demo's GDScript: {msgid: file}."""
+    """Every msgid of the addon's and the demo's GDScript: SorteioI18n.t("...") literals (joined
+    when the argument is "..." + "...") and constants' lines marked `# i18n`: {msgid: file}."""
     found = {}
     for folder in GDSCRIPT:
         for path in folder.rglob("*.gd"):
             if "addons/sorteio" in str(path) and folder.name == "demo_project":
                 continue  # the demo links the addon: read it once
-            for literal in CALL.findall(path.read_text(encoding="utf-8")):
+            text = path.read_text(encoding="utf-8")
+            for argument in CALL.findall(text):
+                msgid = "".join(json.loads(part) for part in re.findall(LITERAL, argument))
+                found[msgid] = path.relative_to(ROOT)
+            for literal in MARKED.findall(text):
                 found[json.loads(literal)] = path.relative_to(ROOT)
     return found
 

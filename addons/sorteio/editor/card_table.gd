@@ -27,16 +27,16 @@ const COLUMNS: Array[String] = [
 	"id", "titulo", "modo", "ano", "tipo", "ator", "funcao", "status", "texto", "opcoes"
 ]
 const TITLES: Array[String] = [
-	"id",
-	"título",
-	"modo",
-	"ano",
-	"tipo",
-	"ator",
-	"função",
-	"aprendizado",
-	"texto",
-	"opções (texto: efeitos · atores)"
+	"id",  # i18n
+	"título",  # i18n
+	"modo",  # i18n
+	"ano",  # i18n
+	"tipo",  # i18n
+	"ator",  # i18n
+	"função",  # i18n
+	"aprendizado",  # i18n
+	"texto",  # i18n
+	"opções (texto: efeitos · atores)"  # i18n
 ]
 const CHOICE_COLUMNS: Array[String] = ["modo", "tipo", "status"]
 
@@ -95,7 +95,7 @@ func _init() -> void:
 	_tree.size_flags_vertical = SIZE_EXPAND_FILL
 	_tree.custom_minimum_size = Vector2(0, 160)
 	for i in COLUMNS.size():
-		_tree.set_column_title(i, TITLES[i])
+		_tree.set_column_title(i, SorteioI18n.t(TITLES[i]))
 		_tree.set_column_clip_content(i, false)
 		_tree.set_column_expand(i, COLUMNS[i] in ["titulo", "texto", "opcoes"])
 		_tree.set_column_expand_ratio(i, {"opcoes": 5, "texto": 4}.get(COLUMNS[i], 2))

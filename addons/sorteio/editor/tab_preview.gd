@@ -31,7 +31,7 @@ func _init(link: Link) -> void:
 	row.add_child(_state_edit)
 	_state_dialog = Ui.file_dialog(
 		link.panel,
-		["*.json ; Partida salva"],
+		["*.json ; " + SorteioI18n.t("Partida salva")],
 		EditorFileDialog.FILE_MODE_OPEN_FILE,
 		func(path: String) -> void: _state_edit.text = path
 	)
@@ -71,7 +71,15 @@ func run(state_path: String = "") -> void:
 ## Shows a [code]preview[/code] result and this tab.
 func show_result(result: Dictionary) -> void:
 	var root := Ui.reset(
-		tree, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida", "medidores depois"]
+		tree,
+		[
+			SorteioI18n.t("ano.vaga"),
+			SorteioI18n.t("carta"),
+			SorteioI18n.t("modo"),
+			SorteioI18n.t("por quê"),
+			SorteioI18n.t("opção escolhida"),
+			SorteioI18n.t("medidores depois")
+		]
 	)
 	if result["start_text"] != null:
 		var start := tree.create_item(root)
@@ -99,9 +107,13 @@ func show_result(result: Dictionary) -> void:
 			item.set_text(4, str(row["option_text"]))
 			item.set_text(5, str(row["meters_text"]))
 		else:
-			item.set_text(0, "fim do ano %d" % int(row["year"]))
+			item.set_text(0, SorteioI18n.t("fim do ano %d") % int(row["year"]))
 			item.set_text(
-				3, "%d cartas%s" % [int(row["cards"]), " (turno curto)" if row["short"] else ""]
+				3,
+				(
+					SorteioI18n.t("%d cartas%s")
+					% [int(row["cards"]), SorteioI18n.t(" (turno curto)") if row["short"] else ""]
+				)
 			)
 		for c in 6:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
@@ -111,8 +123,12 @@ func show_result(result: Dictionary) -> void:
 		end.set_text(3, str(result["ending"]))
 	_link.set_status(
 		(
-			"prévia do próximo turno (%s)"
-			% ("do estado salvo" if result["from"] == "state" else "do início")
+			SorteioI18n.t("prévia do próximo turno (%s)")
+			% (
+				SorteioI18n.t("do estado salvo")
+				if result["from"] == "state"
+				else SorteioI18n.t("do início")
+			)
 		)
 	)
 	_link.tabs.current_tab = 3

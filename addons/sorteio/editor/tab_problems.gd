@@ -51,7 +51,7 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 	if result["valid"]:
 		_link.set_status(
 			(
-				"%s: válido — %d cartas (%d jogáveis), %d aviso(s)"
+				SorteioI18n.t("%s: válido — %d cartas (%d jogáveis), %d aviso(s)")
 				% [
 					summary["nome"],
 					int(summary["cards"]),

@@ -17,11 +17,11 @@ const DEFAULT_MATCHES := 3000
 ## The §7 parameters a sweep may vary: [name, label, lowest, highest, step] (GDD 06 §7 safe
 ## ranges; Python checks them again and says so when a value is outside).
 const SWEEP: Array[Array] = [
-	["cartas_por_turno", "N (cartas por turno)", 6, 8, 1],
-	["teto_obrigatorias", "T (teto de obrigatórias)", 2, 4, 1],
-	["limite_medidor", "limite do medidor", 25, 35, 5],
-	["limite_emergencia", "limite de emergência", 0, 24, 2],
-	["limite_por_modo", "limite por modo", 1, 2, 1],
+	["cartas_por_turno", "N (cartas por turno)", 6, 8, 1],  # i18n
+	["teto_obrigatorias", "T (teto de obrigatórias)", 2, 4, 1],  # i18n
+	["limite_medidor", "limite do medidor", 25, 35, 5],  # i18n
+	["limite_emergencia", "limite de emergência", 0, 24, 2],  # i18n
+	["limite_por_modo", "limite por modo", 1, 2, 1],  # i18n
 ]
 
 ## The sweep's scenarios, one row each.
@@ -74,9 +74,9 @@ func _init(link: Link) -> void:
 	var exports := HBoxContainer.new()
 	box.add_child(exports)
 	for entry: Array in [
-		["Exportar varredura (CSV)", "sweep"],
-		["Exportar cartas (CSV)", "cards"],
-		["Exportar gráfico (PNG)", "png"]
+		[SorteioI18n.t("Exportar varredura (CSV)"), "sweep"],
+		[SorteioI18n.t("Exportar cartas (CSV)"), "cards"],
+		[SorteioI18n.t("Exportar gráfico (PNG)"), "png"]
 	]:
 		var what: String = entry[1]
 		exports.add_child(Ui.button(entry[0], func() -> void: export_requested.emit(what)))
@@ -183,7 +183,7 @@ func _show_result(result: Dictionary) -> void:
 	var player := str(result["policy"])
 	for entry: Array in Ui.PLAYERS:
 		if entry[0] == player:
-			player = entry[1]
+			player = SorteioI18n.t(entry[1])
 	var ended: Array[String] = []
 	var meter_names: Dictionary = names.get("medidores", {})
 	for key: String in base:
@@ -191,11 +191,13 @@ func _show_result(result: Dictionary) -> void:
 			var meter := key.substr(7)
 			ended.append("%s %d" % [meter_names.get(meter, meter), int(base[key])])
 	var text := (
-		(
-			"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
-			+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
-			+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s"
-		)
+		(SorteioI18n.t(
+			(
+				"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
+				+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
+				+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s"
+			)
+		))
 		% [
 			int(result["matches"]),
 			player,
@@ -216,15 +218,19 @@ func _show_result(result: Dictionary) -> void:
 				moved.append(str(row["label"]))
 		if moved.is_empty():
 			text += (
-				(
-					"\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 "
-					% (Link.OK_COLOR.to_html(false))
+				SorteioI18n.t(
+					(
+						"\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 "
+						+ "pontos.[/color]"
+					)
 				)
-				+ "pontos.[/color]"
+				% Link.OK_COLOR.to_html(false)
 			)
 		else:
 			text += (
-				"\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]"
+				SorteioI18n.t(
+					"\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]"
+				)
 				% [Link.ERROR_COLOR.to_html(false), "; ".join(moved)]
 			)
 	_summary.text = text
@@ -247,10 +253,10 @@ func _show_result(result: Dictionary) -> void:
 		+ result["parameters"]
 		+ [
 			SorteioI18n.t("catástrofe"),
-			"IC 95%",
-			"Δ pontos",
+			SorteioI18n.t("IC 95%"),
+			SorteioI18n.t("Δ pontos"),
 			SorteioI18n.t("move > 4 pontos?"),
-			"obr/turno"
+			SorteioI18n.t("obr/turno")
 		]
 	)
 	sweep_tree.columns = columns.size()
@@ -279,7 +285,7 @@ func _sweep_controls() -> Control:
 	sweep.add_child(Ui.label(SorteioI18n.t("Varredura §7 (marque o que variar):")))
 	for entry: Array in SWEEP:
 		var check := CheckBox.new()
-		check.text = entry[1]
+		check.text = SorteioI18n.t(entry[1])
 		sweep.add_child(check)
 		_sweep_checks.append(check)
 		var low := Ui.spin(entry[2], entry[3], entry[2])
