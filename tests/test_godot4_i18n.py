@@ -10,17 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from godot4_harness import ROOT, godot_env, make_project, run_script
+from godot4_harness import ROOT, godot_env, make_project, run_godot, run_script
 from sorteio.bridge.handler import RequestHandler
+from test_godot4_demo import demo_copy
 
 pytestmark = pytest.mark.godot
 
 I18N = ROOT / "addons" / "sorteio" / "i18n"
-GDSCRIPT = [ROOT / "addons" / "sorteio", ROOT / "demo_project"]
+# Each line's GDScript and its catalogs: the addon's (SorteioI18n.t) and the demo's (Texts.t).
+CATALOGS = {ROOT / "addons" / "sorteio": I18N,
+            ROOT / "demo_project": ROOT / "demo_project" / "i18n"}
 LITERAL = r'"(?:[^"\\]|\\.)*"'
-# SorteioI18n.t("..."), its argument one literal or literals joined by + (gdformat may put
-# those in parentheses)
-CALL = re.compile(rf'SorteioI18n\.t\(\s*\(?\s*((?:{LITERAL}\s*\+?\s*)+)\)?\s*\)')
+# SorteioI18n.t("...") / Texts.t("...") (t("...") inside texts.gd), its argument one literal or
+# literals joined by + (gdformat may put those in parentheses)
+CALL = re.compile(rf'(?<![\w.])(?:SorteioI18n\.|Texts\.)?t\('
+                  rf'\s*\(?\s*((?:{LITERAL}\s*\+?\s*)+)\)?\s*\)')
 # a constant's line marked "# i18n": its last literal is a msgid, shown through SorteioI18n.t
 MARKED = re.compile(rf'^.*?({LITERAL})[^"\n]*#\s*i18n\s*$', re.M)
 ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', re.M)
@@ -28,36 +32,37 @@ ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', r
 VALIDATE = {"pt_BR": "Validar", "en": "Validate"}
 
 
-def catalog(language: str) -> dict:
-    """addons/sorteio/i18n/LANGUAGE.po as {msgid: msgstr} (the header entry left out)."""
-    text = (I18N / f"{language}.po").read_text(encoding="utf-8")
+def catalog(language: str, folder: Path = I18N) -> dict:
+    """FOLDER/LANGUAGE.po as {msgid: msgstr} (the header entry left out)."""
+    text = (folder / f"{language}.po").read_text(encoding="utf-8")
     entries = {json.loads(k): json.loads(v) for k, v in ENTRY.findall(text)}
     entries.pop("", None)
     return entries
 
 
-def used_msgids() -> dict:
-    """Every msgid of the addon's and the demo's GDScript: SorteioI18n.t("...") literals (joined
-    when the argument is "..." + "...") and constants' lines marked `# i18n`: {msgid: file}."""
+def used_msgids(folder: Path) -> dict:
+    """Every msgid of the GDScript under `folder` (the addon, or the demo without the addon it
+    links): SorteioI18n.t("...") / Texts.t("...") literals (joined when the argument is
+    "..." + "...") and constants' lines marked `# i18n`: {msgid: file}."""
     found = {}
-    for folder in GDSCRIPT:
-        for path in folder.rglob("*.gd"):
-            if "addons/sorteio" in str(path) and folder.name == "demo_project":
-                continue  # the demo links the addon: read it once
-            text = path.read_text(encoding="utf-8")
-            for argument in CALL.findall(text):
-                msgid = "".join(json.loads(part) for part in re.findall(LITERAL, argument))
-                found[msgid] = path.relative_to(ROOT)
-            for literal in MARKED.findall(text):
-                found[json.loads(literal)] = path.relative_to(ROOT)
+    for path in folder.rglob("*.gd"):
+        if folder.name == "demo_project" and "addons" in path.relative_to(folder).parts:
+            continue  # the demo links the addon: read with the addon
+        text = path.read_text(encoding="utf-8")
+        for argument in CALL.findall(text):
+            msgid = "".join(json.loads(part) for part in re.findall(LITERAL, argument))
+            found[msgid] = path.relative_to(ROOT)
+        for literal in MARKED.findall(text):
+            found[json.loads(literal)] = path.relative_to(ROOT)
     return found
 
 
-def test_every_msgid_the_gdscript_uses_is_in_both_catalogs_and_translated():
-    used = used_msgids()
-    assert len(used) > 40, used  # the regex finds the calls (a broken one would find none)
+@pytest.mark.parametrize("folder", list(CATALOGS), ids=lambda p: p.name)
+def test_every_msgid_the_gdscript_uses_is_in_both_catalogs_and_translated(folder):
+    used = used_msgids(folder)
+    assert len(used) > 25, used  # the regex finds the calls (a broken one would find none)
     for language in ("pt_BR", "en"):
-        entries = catalog(language)
+        entries = catalog(language, CATALOGS[folder])
         missing = {m: str(f) for m, f in used.items() if m not in entries}
         assert not missing, f"{language}.po lacks {missing}"
         empty = [m for m, text in entries.items() if not text]
@@ -66,7 +71,7 @@ def test_every_msgid_the_gdscript_uses_is_in_both_catalogs_and_translated():
         for msgid, text in entries.items():
             assert re.findall(r"%[-+.\d]*[sdf]", msgid) == re.findall(r"%[-+.\d]*[sdf]", text), (
                 f"{language}.po: {msgid!r} -> {text!r} changes the placeholders")
-    assert set(catalog("pt_BR")) == set(catalog("en"))
+    assert set(catalog("pt_BR", CATALOGS[folder])) == set(catalog("en", CATALOGS[folder]))
 
 
 def python_message(lang: str) -> str:
@@ -96,6 +101,35 @@ def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang,
                      env=godot_env(home, SORTEIO_LANG=env_lang))
     run.passed("the run's language", "the protocol's lang",
                "the addon's own string in the language", "Python's message in the language")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return demo_copy(tmp_path_factory.mktemp("demo4i18n") / "demo")
+
+
+@pytest.mark.parametrize("lang, why, meters", [("pt_BR", "Por que esta carta: ", "Medidores"),
+                                              ("en", "Why this card: ", "Meters")])
+def test_the_demo_speaks_the_runs_language(demo, tmp_path, lang, why, meters):
+    home = tmp_path / "home"
+    run = run_godot(demo, ["-s", "res://tests/demo_language.gd", "--", f"--lang={lang}",
+                           f"--why={why}", f"--meters={meters}", "--seed=7"],
+                    home=home, env=godot_env(home, SORTEIO_LANG=lang))
+    run.passed("the demo's language", "the game's locale follows it",
+               "the card's reason heading", "the meters' heading")
+
+
+def test_the_demo_match_ends_in_the_runs_language(demo, tmp_path):
+    """The same match (seed 7, the autoplay's choices) in each language: the ending sentence is
+    Python's, so it differs between the runs while everything else stays the same."""
+    endings = {}
+    for lang in ("pt-BR", "en"):
+        home = tmp_path / lang
+        run = run_godot(demo, ["--", "--autoplay", "--delay=0", "--quit-at-end", "--seed=7"],
+                        home=home, env=godot_env(home, SORTEIO_LANG=lang))
+        endings[lang] = run.lines("sorteio demo: semente 7:")
+        assert len(endings[lang]) == 1, run.tail()
+    assert endings["pt-BR"] != endings["en"], endings
 
 
 def test_the_language_setting_is_documented():
