@@ -197,10 +197,18 @@ def godot4_entry(monkeypatch):
     registered = []
     godot = types.ModuleType("godot")
     godot.RefCounted = type("RefCounted", (), {})
+    godot.Semaphore = type("Semaphore", (), {})
     godot.method = lambda function: function
     godot.register_extension_class = lambda cls: registered.append(cls) or cls
     monkeypatch.setitem(sys.modules, "godot", godot)
-    spec = importlib.util.spec_from_file_location("sorteio_extension", GODOT4_ENTRY)
+    # Its folder as a package (the extension imports it as addons.sorteio.python.*), for its
+    # relative import of upstream_fixes, which finds no godot._python_extension here.
+    package = types.ModuleType("sorteio_godot4")
+    package.__path__ = [str(GODOT4_ENTRY.parent)]
+    monkeypatch.setitem(sys.modules, "sorteio_godot4", package)
+    monkeypatch.delitem(sys.modules, "sorteio_godot4.upstream_fixes", raising=False)
+    spec = importlib.util.spec_from_file_location("sorteio_godot4.sorteio_extension",
+                                                  GODOT4_ENTRY)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return registered, module
@@ -219,3 +227,128 @@ def test_godot4_entry_forwards_text_and_never_raises(godot4_entry, monkeypatch):
     assert "No module named 'sorteio'" in fresh.problem()
     reply = json.loads(fresh.submit(1, '{"id": 1, "method": "ping"}'))
     assert reply["error"]["code"] == "bridge_down" and "sorteio" in reply["error"]["message"]
+
+
+def test_godot4_entry_registers_once_when_the_editor_reloads_it(godot4_entry):
+    """The Godot 4 editor re-executes this file (upstream's PythonScript._reload calls
+    importlib.reload on it during the editor's class scan). A second registration freed the
+    class Godot's ClassDB pointed at and crashed the editor at the next instantiate (signal 11,
+    issue 13): the reload must keep the first class and register nothing."""
+    registered, module = godot4_entry
+    first = module.SorteioPython
+    for _ in range(2):  # what importlib.reload does: the same module object executed again
+        module.__spec__.loader.exec_module(module)
+    assert registered == [first] and module.SorteioPython is first
+    assert json.loads(first().submit(1, '{"id": 1, "method": "ping"}'))["ok"] is True
+
+
+def test_notify_tells_when_take_has_the_reply_without_being_asked_each_frame():
+    """Issue 13: the Godot 4 caller waits on a Semaphore posted by notify's callback instead
+    of calling take() each frame (each call needs the GIL, which the work thread keeps through
+    a long C call). The callback comes from the work thread once the slow work is done, and
+    from the caller's own take() for a request queued behind it; take() then answers at once."""
+    import threading
+
+    bridge = InProcessBridge()
+    gate, _threads = _gated(bridge)
+    told: dict = {1: threading.Event(), 2: threading.Event()}
+    callers: dict = {}
+
+    def tell(key):
+        def callback():
+            callers[key] = threading.get_ident()
+            told[key].set()
+        return callback
+
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 5}}') == ""
+    assert bridge.submit(2, '{"id": 2, "method": "start_turn"}') == ""
+    bridge.notify(1, tell(1))
+    bridge.notify(2, tell(2))
+    assert not told[1].wait(0.2) and not told[2].is_set()  # the work is held at the gate
+    gate.set()
+    assert told[1].wait(10), "no callback when the slow work ended"
+    assert callers[1] != threading.get_ident()  # from the work thread
+    assert not told[2].is_set()  # answered only when the caller finishes the slow one
+    assert json.loads(bridge.take(1))["result"]["seed"] == 5
+    assert told[2].is_set() and callers[2] == threading.get_ident()
+    assert "turn" in json.loads(bridge.take(2))["result"]
+    assert bridge.pending == 0
+
+
+def test_notify_of_a_reply_already_there_calls_back_at_once_and_a_failing_callback_is_ignored():
+    bridge = InProcessBridge()
+    gate, _threads = _gated(bridge)
+    gate.set()
+    assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 5}}') == ""
+    _wait_done(bridge)
+    calls = []
+    bridge.notify(1, lambda: calls.append(1))
+    assert calls == [1]
+    assert json.loads(bridge.take(1))["ok"] is True
+    assert bridge.submit(2, '{"id": 2, "method": "new_match", "params": {"seed": 6}}') == ""
+    bridge.notify(2, lambda: 1 / 0)  # the waiter is gone: its error is nobody's
+    assert _wait_reply(bridge, 2)["ok"] is True
+
+
+def _wait_done(bridge, limit=10.0):
+    import time
+
+    end = time.monotonic() + limit
+    while bridge._running is not None and not bridge._running[2][1]:
+        assert time.monotonic() < end, "the slow work never ended"
+        time.sleep(0.005)
+
+
+def test_godot4_entry_posts_the_semaphore_it_is_given(godot4_entry):
+    registered, _module = godot4_entry
+    entry = registered[0]()
+
+    class Semaphore:  # Godot's: post() from any thread
+        posts = 0
+
+        def post(self):
+            self.posts += 1
+
+    assert entry.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 1}}') == ""
+    semaphore = Semaphore()
+    entry.notify(1, semaphore)
+    reply = _wait_reply(entry._inprocess, 1)
+    assert reply["ok"] is True and semaphore.posts == 1
+
+
+def test_upstream_fixes_quiet_the_extensions_per_run_tracebacks(monkeypatch):
+    """The Python GDExtension's PythonLanguage raised NotImplementedError for each autoload
+    (an ERROR: traceback on every run, exported games too) and claimed every type named by a
+    part of "PythonScript" (the editor then failed on the addon's icons); the addon's
+    upstream_fixes (imported with its Python side) answers as upstream meant."""
+    language = types.ModuleType("godot._python_extension.python_language")
+
+    class PythonLanguage:  # upstream's, as in d01a302
+        def _add_global_constant(self, name, value):
+            raise NotImplementedError
+
+        def _add_named_global_constant(self, name, value):
+            raise NotImplementedError
+
+        def _remove_named_global_constant(self, name):
+            raise NotImplementedError
+
+        def _handles_global_class_type(self, type_):
+            return type_ in ("PythonScript")  # upstream's defect: a string, not a tuple
+
+    language.PythonLanguage = PythonLanguage
+    for name in ("godot", "godot._python_extension"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, language.__name__, language)
+    spec = importlib.util.spec_from_file_location("upstream_fixes",
+                                                  GODOT4_ENTRY.parent / "upstream_fixes.py")
+    assert PythonLanguage()._handles_global_class_type("")  # the defect
+    for _ in range(2):  # the editor imports it again: same result
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    lang = PythonLanguage()
+    for name in ("_add_global_constant", "_add_named_global_constant"):
+        assert getattr(lang, name)("Sorteio", object()) is None
+        assert getattr(PythonLanguage, name).__name__ == name  # upstream calls it by name
+    assert lang._remove_named_global_constant("Sorteio") is None
+    assert lang._handles_global_class_type("PythonScript")
+    assert not any(lang._handles_global_class_type(t) for t in ("", "Script", "JSON"))

@@ -42,15 +42,9 @@ PLUGINS = ('PackedStringArray("res://addons/sorteio/plugin.cfg", '
 # The importer prints the broken deck's problems on purpose (print_rich: no WARNING: line);
 # nothing is allowed.
 ALLOWED: tuple = ()
-# The Python GDExtension in the editor (vendor README: "Editor mode loads it ... with Python
-# warnings from upstream's editor integration"): its tracebacks come as "ERROR: Traceback"
-# lines whose detail follows on the next lines (upstream's python_language asks Godot's JSON
-# resource for _get_global_name; its editor module calls 4.6's EditorInterface as a class).
-# The test then checks that no traceback passes through sorteio's own code.
-EXTENSION_EDITOR_NOISE: tuple = (
-    (r"^ERROR: .*Traceback \(most recent call last\):",
-     "upstream's editor integration (godot-python-extension d01a302 on Godot 4.6)"),
-)
+# The Python GDExtension in the editor prints no ERROR: line any more (its per-run tracebacks
+# are quieted by addons/sorteio/python/upstream_fixes.py); its editor integration's Python
+# warnings (4.6 API drift) print as plain text, which the harness does not flag.
 
 
 def broken_deck_data() -> dict:
@@ -282,30 +276,39 @@ def test_the_docs_show_the_godot4_panel():
     assert struct.unpack(">II", data[16:24]) == (1280, 800)
 
 
-def test_with_the_python_gdextension_installed_the_editor_keeps_the_socket_path(tmp_path):
-    """Issue 13 asks for the panel on the extension's own Python inside the editor. Measured
-    here: Debian's 4.6.3 editor with the vendored extension crashes (signal 11 in libpython) at
-    the first call into the addon's Python class, so the editor uses it only when the project
-    setting sorteio/editor_uses_inprocess_python is on (off by default) and otherwise keeps
-    the socket path, which this checks: the project has the extension, the panel still works
-    and says which Python answers."""
-    from test_godot4_python import NOISE, install_extension
+@pytest.mark.parametrize("setting, says", [
+    (None, "Python no processo do editor (GDExtension)"),
+    ("false", "Python por socket"),
+])
+def test_with_the_python_gdextension_installed_the_panel_runs_on_its_python(tmp_path, setting,
+                                                                          says):
+    """Issue 13: with the extension installed, the panel runs on the extension's own Python
+    inside the editor by default (no separate Python), and on the socket path when the project
+    setting sorteio/editor_uses_inprocess_python is false. The editor used to crash here
+    (signal 11 in libpython at the first instantiate: the editor's class scan re-executed the
+    addon's Python side, whose second registration freed the class Godot held;
+    tests/test_bridge_inprocess.py has the unit test): the panel validates, loads the table,
+    edits a cell and undoes it, and its status says which Python answered."""
+    from godot4_python_runtime import NOISE, install_extension
 
     project = designer_project(tmp_path / "designer")
     install_extension(project)
-    import_project(project, allowed=NOISE + EXTENSION_EDITOR_NOISE)
+    if setting is not None:
+        text = (project / "project.godot").read_text("utf-8")
+        (project / "project.godot").write_text(
+            text + f"\n[sorteio]\n\neditor_uses_inprocess_python={setting}\n", "utf-8")
+    import_project(project, allowed=NOISE)
     original = md5(project / "decks" / "bom.sorteio.json")
     run = run_godot(project, ["--editor", "--", "--only=inprocess"], tmp_path / "home",
-                    allowed=NOISE + EXTENSION_EDITOR_NOISE, timeout=300, log_name="inprocess")
+                    allowed=NOISE, timeout=300, log_name="inprocess")
     run.passed()
     assert not re.search(r'File "[^"]*(sorteio|addons/sorteio)[^"]*"', run.log), run.tail()
     panel = panel_lines(run.log)
     validate = panel["inprocess_validate"]["data"]
-    assert validate["valid"] is True and "Python por socket" in validate["status"]
+    assert validate["valid"] is True and says in validate["status"], validate
     edit = panel["inprocess_edit"]["data"]
     assert edit["before"] == original != edit["edited"] and edit["after"] == original
     assert edit["count"] == len(json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))["cartas"])
-
 
 
 def test_the_node_plays_the_project_deck_the_panel_checks(tmp_path):

@@ -104,7 +104,9 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert not strays, f"extension modules out of their package beside the game: {strays}"
     packed = _pack_paths(out / "game.pck")
     assert ".python/extension_api.json.gz" in packed, packed
-    assert "addons/sorteio/python/sorteio_loader.py" in packed, packed
+    # The addon's Python side, with the fixes that keep upstream's tracebacks out of the game.
+    for name in ("sorteio_loader.py", "sorteio_extension.py", "upstream_fixes.py"):
+        assert f"addons/sorteio/python/{name}" in packed, packed
     assert "sorteio.pyextension" not in packed, packed
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"exported game folder: {size / 1e6:.1f} MB (Python home {_size(home) / 1e6:.1f} MB)")

@@ -103,12 +103,14 @@ def test_slow_load_lets_frames_run(project, tmp_path):
     game must keep drawing frames. Bounds: at least 5 frames a second over the whole wait (the
     main loop idles headless, ~1 ms a frame, unless Python holds it), and no gap between two
     frames as long as half the wait (run synchronously, the whole wait is one gap).
-    Why not a tighter gap: one interpreter, one GIL. The work's thread hands the GIL over every
-    5 ms, except inside one long C call, and two are long here: pydantic-core validating the
-    whole deck in one Deck.model_validate (~1 s on 2 loaded cores) and the engine's set-up
-    (~0.8 s); the game's frame waits for them (measured: 6.8 s, 506 frames, longest gap 985 ms
-    at load average 6-8). A shorter hitch needs the deck validated in pieces (the loader's
-    job) or the load in another process (the socket bridge)."""
+    Why not a tighter gap: one interpreter, one GIL, which the work thread keeps through each
+    long C call (pydantic-core validating the whole deck, a regex over the 30 MB file, a garbage
+    collection after the build: 0.3-1 s each on 2 loaded cores). The bridge no longer calls into
+    Python while it waits (a Semaphore; tests/test_bridge_inprocess.py), but the extension's
+    PythonLanguage._frame, a required virtual that Godot calls every frame, takes the GIL in
+    C++ (upstream's call_virtual), so a frame still waits for the longest of those calls
+    (benchmarks/bench_inprocess_frames.py; addons/sorteio/docs/in_process.md has the figures,
+    and a trial without _frame: 43-62 ms)."""
     from sorteio.synthetic import synthetic_deck
 
     deck = tmp_path / "big.json"

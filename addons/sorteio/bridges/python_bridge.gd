@@ -9,7 +9,8 @@ extends SorteioBridge
 ## [code]sorteio.bridge.inprocess[/code]: no server, no socket, no system Python.
 ## A fast request (a draw) is answered within [method request]; a slow one (a 30,000-card
 ## deck's [code]new_match[/code] or [code]load[/code]) runs in a Python thread while the game's
-## frames go on, and [method request] awaits its reply (one check per frame).
+## frames go on, and [method request] awaits its reply on a [Semaphore] the Python side posts
+## (checked once per frame without calling into Python, so a frame never waits for the GIL).
 ##
 ## How the class gets registered: when the editor or an editor build runs the project, the
 ## extension imports the package named by [code]res://sorteio.pyextension[/code] (a copy of
@@ -30,6 +31,7 @@ const GDEXTENSION := "res://addons/godot-python-extension/python.gdextension"
 var _python: RefCounted = null
 var _failure: String = ""
 var _next_key: int = 0
+var _session: int = 0  # +1 on close: a request awaited across it answers bridge_down
 
 
 ## Always [code]"python"[/code] ([constant SorteioNode.BRIDGE_PYTHON]).
@@ -107,25 +109,37 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return error_reply("bridge_down", "the in-process bridge is not running: " + _failure)
 	_next_key += 1
 	var key: int = _next_key
-	var python: RefCounted = _python
-	var text: String = python.call(
+	var text: String = _python.call(
 		"submit",
 		key,
 		JSON.stringify(
 			{"id": key, "method": method, "params": params, "lang": SorteioI18n.protocol_lang()}
 		)
 	)
+	if text != "":
+		return parse_reply(text)
+	# Pending: wait on a Semaphore that Python posts once the reply is there, with no call into
+	# Python meanwhile (a call needs the GIL, which the work thread keeps through a long C call:
+	# up to ~1 s, one frame). No local holds the Python object across frames either: copying
+	# it takes the GIL (the extension's reference callbacks).
+	var session: int = _session
+	var replied := Semaphore.new()
+	_python.call("notify", key, replied)
 	while text == "":
 		await (Engine.get_main_loop() as SceneTree).process_frame
-		if _python != python:
+		if _session != session:
 			return error_reply("bridge_down", "the in-process bridge was closed")
-		text = python.call("take", key)
+		if replied.try_wait():
+			text = _python.call("take", key)
+			if text == "":  # posted early (never expected): wait for the next post
+				_python.call("notify", key, replied)
 	return parse_reply(text)
 
 
 ## Lets the Python side go (a slow request still running finishes in its thread, unread).
 func close() -> void:
 	_python = null
+	_session += 1
 
 
 static func _register() -> void:

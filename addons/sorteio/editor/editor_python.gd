@@ -15,10 +15,10 @@ const SETTING_PYTHON := "sorteio/python"
 ## Project setting: the project's deck (a [code]res://[/code] path), read by the panel and the
 ## [code]Sorteio[/code] node; empty means the package's built-in deck.
 const SETTING_DECK := "sorteio/deck"
-## Project setting: let the panel use the Python GDExtension's interpreter inside the editor.
-## Off by default: with Debian's Godot 4.6.3 and the vendored extension (d01a302) the editor
-## crashed (signal 11 in libpython, at the first call into the addon's Python class) when
-## measured; games are not affected (tests/test_godot4_python.py).
+## Project setting: let the panel use the Python GDExtension's interpreter inside the editor
+## (on by default; set it to [code]false[/code] to keep the panel on the socket path with the
+## extension installed). The addon's Python side survives the editor's re-import of it
+## ([code]addons/sorteio/docs/in_process.md[/code], "In the editor").
 const SETTING_INPROCESS := "sorteio/editor_uses_inprocess_python"
 const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
@@ -56,7 +56,7 @@ static func project_deck() -> String:
 ## frames (the panel). Never null: a bridge that could not start says why in
 ## [method SorteioBridge.failure].
 static func start_bridge(owner: Node) -> SorteioBridge:
-	var inprocess_allowed := bool(ProjectSettings.get_setting(SETTING_INPROCESS, false))
+	var inprocess_allowed := bool(ProjectSettings.get_setting(SETTING_INPROCESS, true))
 	if inprocess_allowed and ResourceLoader.exists(PYTHON_BRIDGE):
 		var script: GDScript = load(PYTHON_BRIDGE)
 		var inprocess: SorteioBridge = script.new()

@@ -10,6 +10,8 @@ answers an error reply instead.
 
 import godot
 
+from . import upstream_fixes  # noqa: F401  (the extension's per-run ERROR tracebacks)
+
 try:
     from sorteio.bridge.inprocess import InProcessBridge
 
@@ -26,35 +28,57 @@ def _failure(message: str) -> str:
     return json.dumps({"id": None, "ok": False, "error": error})
 
 
-@godot.register_extension_class
-class SorteioPython(godot.RefCounted):
-    """One in-process handler: ``submit(key, text)`` -> reply text or "" (pending);
-    ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve."""
+# Registered once per process, never again. The editor runs this file again: its scan treats
+# every res:// .py as a PythonScript and asks it for a global class name, and upstream answers
+# by re-executing the module (lib/godot/_python_extension/python_script.py:133 `_class` ->
+# `_reload`, line 348 `importlib.reload(module)`, from python_language.py:270
+# `_get_global_class_name`). A second `register_extension_class` of a new class object replaces
+# upstream's `_registered_class_infos[name]` (lib/godot/_internal/extension_classes.py), which
+# frees the creation and method infos whose raw pointers Godot's ClassDB holds as userdata
+# (src/module/class_creation_info.cpp `class_userdata = this`, class_method_info.cpp
+# `method_userdata = this`): the next `ClassDB.instantiate("SorteioPython")` called freed
+# memory (signal 11 in libpython, PyVectorcall_Function, measured under gdb). A reload keeps
+# the module's globals, so the first class stays registered and in use.
+if "SorteioPython" not in globals():
+    @godot.register_extension_class
+    class SorteioPython(godot.RefCounted):
+        """One in-process handler: ``submit(key, text)`` -> reply text or "" (pending);
+        ``notify(key, semaphore)``: post ``semaphore`` once ``take(key)`` has the reply;
+        ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve."""
 
-    @godot.method
-    def problem(self) -> str:
-        if InProcessBridge is None:
-            return "sorteio does not import in the Python extension: " + _IMPORT_ERROR
-        return ""
-
-    @godot.method
-    def submit(self, key: int, text: str) -> str:
-        try:
-            return self._bridge().submit(int(key), str(text))
-        except Exception as exc:
-            return _failure(f"{type(exc).__name__}: {exc}")
-
-    @godot.method
-    def take(self, key: int) -> str:
-        try:
-            return self._bridge().take(int(key))
-        except Exception as exc:
-            return _failure(f"{type(exc).__name__}: {exc}")
-
-    def _bridge(self):
-        bridge = getattr(self, "_inprocess", None)
-        if bridge is None:
+        @godot.method
+        def problem(self) -> str:
             if InProcessBridge is None:
-                raise RuntimeError(self.problem())
-            bridge = self._inprocess = InProcessBridge()
-        return bridge
+                return "sorteio does not import in the Python extension: " + _IMPORT_ERROR
+            return ""
+
+        @godot.method
+        def submit(self, key: int, text: str) -> str:
+            try:
+                return self._bridge().submit(int(key), str(text))
+            except Exception as exc:
+                return _failure(f"{type(exc).__name__}: {exc}")
+
+        @godot.method
+        def notify(self, key: int, semaphore: godot.Semaphore) -> None:
+            # Posted (from the work thread, or from a take) once take(key) has the reply: the
+            # GDScript side waits on it with no call into Python, so without needing the GIL.
+            try:
+                self._bridge().notify(int(key), semaphore.post)
+            except Exception:  # no bridge: post at once, take() then answers bridge_down
+                semaphore.post()
+
+        @godot.method
+        def take(self, key: int) -> str:
+            try:
+                return self._bridge().take(int(key))
+            except Exception as exc:
+                return _failure(f"{type(exc).__name__}: {exc}")
+
+        def _bridge(self):
+            bridge = getattr(self, "_inprocess", None)
+            if bridge is None:
+                if InProcessBridge is None:
+                    raise RuntimeError(self.problem())
+                bridge = self._inprocess = InProcessBridge()
+            return bridge

@@ -9,18 +9,24 @@ JSON requests and replies as the socket bridge, without the length prefix and wi
 
 Slow requests off the game's frame (Godot 4): ``submit(key, text)`` answers a fast request at
 once (its reply text) and queues a slow one (``new_match``/``load`` of a big deck: the handler's
-``Job.slow``), whose ``work`` then runs in a Python thread while Godot keeps drawing frames; the
-caller asks ``take(key)`` once a frame until the reply comes. ``work`` touches no handler state,
-and every ``finish`` (commit + reply) runs in the caller's thread, in the order the requests
-came: a request submitted behind a slow one waits for it (a draw never overtakes the
-``new_match`` before it). ``key`` is the caller's own request number.
-The one interpreter's GIL is shared: the thread holds it while it computes and Python hands it
-over every ``sys.getswitchinterval()`` (5 ms), so a frame's ``take`` waits at most that long.
+``Job.slow``), whose ``work`` then runs in a Python thread while Godot keeps drawing frames.
+``work`` touches no handler state, and every ``finish`` (commit + reply) runs in the caller's
+thread, in the order the requests came: a request submitted behind a slow one waits for it (a
+draw never overtakes the ``new_match`` before it). ``key`` is the caller's own request number.
+
+Waiting without the GIL: the one interpreter's GIL is shared, and the work thread keeps it for
+the whole of a long C call (pydantic-core validating a 30,000-card deck, a regex over the
+file: up to ~1 s on 2 loaded cores), so a caller that asked ``take(key)`` every frame waited
+that long in one frame. Instead the caller registers ``notify(key, callback)`` once and waits
+on its own side (Godot: a ``Semaphore`` whose ``post`` is the callback, checked each frame with
+``try_wait``, no Python call); the callback is called, from the work thread or from the caller's
+own ``take``, once ``take(key)`` has the reply.
 """
 
 import collections
+import contextlib
 import threading
-from typing import Any, Deque, Dict, Optional, Tuple
+from typing import Any, Callable, Deque, Dict, Optional, Tuple
 
 from . import protocol
 from .handler import Job, Outcome, RequestHandler, reply_text
@@ -37,8 +43,11 @@ class InProcessBridge:
         self.handler = RequestHandler(token=None, engine_cls=engine_cls)
         self.threaded = threaded
         self._waiting: Deque[Tuple[int, Job]] = collections.deque()
-        self._running: Optional[Tuple[int, Job, threading.Thread, list]] = None
+        # (key, job, box): box = [Outcome, done]; the work thread fills it under _lock.
+        self._running: Optional[Tuple[int, Job, list]] = None
         self._replies: Dict[int, str] = {}
+        self._callbacks: Dict[int, Callable[[], Any]] = {}
+        self._lock = threading.Lock()  # _callbacks and the running box: two threads touch them
 
     def request(self, text: Optional[str]) -> str:
         """Answer one request whole, in the calling thread (the Godot 3 entry). Never raises."""
@@ -65,6 +74,22 @@ class InProcessBridge:
         except Exception as exc:
             return _internal_error(exc)
 
+    def notify(self, key: int, callback: Callable[[], Any]) -> None:
+        """Call ``callback()`` once ``take(key)`` has the reply of the pending request ``key``:
+        at once when it already has, else later from the work thread (when the slow work is
+        done) or from inside a ``take`` (when a request queued behind a slow one is answered).
+        Called at most once per registration; an exception it raises is ignored (the waiter
+        may be gone). Lets a caller wait without calling into Python each frame. Never raises.
+        """
+        with self._lock:
+            running = self._running
+            ready = key in self._replies or (
+                running is not None and running[0] == key and running[2][1])
+            if not ready:
+                self._callbacks[key] = callback
+        if ready:
+            _call_quietly(callback)
+
     @property
     def pending(self) -> int:
         """How many submitted requests have no reply taken yet (running, waiting or answered)."""
@@ -74,26 +99,41 @@ class InProcessBridge:
         # Finish the running job when its thread is done, then answer what waits behind it,
         # up to the next slow job (which starts its thread and ends the pump).
         if self._running is not None:
-            key, job, thread, box = self._running
-            if thread.is_alive():
-                return
+            key, job, box = self._running
+            with self._lock:
+                if not box[1]:
+                    return
             self._running = None
-            self._replies[key] = reply_text(job.finish(box[0]))
+            self._answer(key, job.finish(box[0]))
         while self._waiting:
             key, job = self._waiting.popleft()
             if job.slow and self.threaded:
-                box: list = [Outcome()]
-                thread = threading.Thread(
-                    target=_run_into, args=(job, box), name=f"sorteio-request-{key}", daemon=True
-                )
-                self._running = (key, job, thread, box)
-                thread.start()
+                box: list = [Outcome(), False]
+                self._running = (key, job, box)
+                threading.Thread(target=self._run_into, args=(key, job, box),
+                                 name=f"sorteio-request-{key}", daemon=True).start()
                 return
-            self._replies[key] = reply_text(job.finish(job.run()))
+            self._answer(key, job.finish(job.run()))
+
+    def _answer(self, key: int, reply: Dict[str, Any]) -> None:
+        with self._lock:
+            self._replies[key] = reply_text(reply)
+            callback = self._callbacks.pop(key, None)
+        if callback is not None:
+            _call_quietly(callback)
+
+    def _run_into(self, key: int, job: Job, box: list) -> None:
+        outcome = job.run()  # Job.run never raises: its exception comes back in the Outcome
+        with self._lock:
+            box[0], box[1] = outcome, True
+            callback = self._callbacks.pop(key, None)
+        if callback is not None:
+            _call_quietly(callback)  # take(key) now finishes it and answers
 
 
-def _run_into(job: Job, box: list) -> None:
-    box[0] = job.run()  # Job.run never raises: its exception comes back in the Outcome
+def _call_quietly(callback: Callable[[], Any]) -> None:
+    with contextlib.suppress(Exception):  # a waiter that is gone: nothing to tell
+        callback()
 
 
 def _internal_error(exc: BaseException) -> str:
