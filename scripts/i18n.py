@@ -13,7 +13,9 @@ messages that changed.
 """
 
 import argparse
+import gettext
 import io
+import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -90,6 +92,21 @@ def mo_bytes(cat: Catalog) -> bytes:
     return buf.getvalue()
 
 
+def _same(path: Path, data: bytes) -> bool:
+    """Whether ``path`` already holds ``data``, up to the Babel version named in the header (so
+    another Babel release neither rewrites the catalogs nor fails ``--check``)."""
+    if not path.exists():
+        return False
+    old = path.read_bytes()
+    if path.suffix == ".mo":
+        def table(raw: bytes) -> dict:
+            entries = gettext.GNUTranslations(io.BytesIO(raw))._catalog
+            return {k: v for k, v in entries.items() if k != ""}
+        return table(old) == table(data)
+    generated = re.compile(rb'"Generated-By: Babel [^"]*"\n')
+    return generated.sub(b"", old) == generated.sub(b"", data)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
@@ -102,7 +119,7 @@ def main(argv=None) -> int:
         po = po_bytes(cat)
         mo = mo_bytes(read_po(io.BytesIO(po), locale=lang, domain=DOMAIN))
         for path, data in ((po_path(lang), po), (po_path(lang).with_suffix(".mo"), mo)):
-            if not path.exists() or path.read_bytes() != data:
+            if not _same(path, data):
                 stale.append(path)
                 if not args.check:
                     path.parent.mkdir(parents=True, exist_ok=True)

@@ -80,7 +80,9 @@ def test_the_shipped_mo_is_the_po_compiled(code):
     with mo_path.open("rb") as f:
         shipped = gettext.GNUTranslations(f)
     compiled = gettext.GNUTranslations(io.BytesIO(catalogs.mo_bytes(_po(code))))
-    assert shipped._catalog == compiled._catalog  # the parsed message table
+    # The parsed message tables; the header ("") names the Babel version that compiled it.
+    assert ({k: v for k, v in shipped._catalog.items() if k}
+            == {k: v for k, v in compiled._catalog.items() if k})
 
 
 def test_the_catalogs_are_package_data():
