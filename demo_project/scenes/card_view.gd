@@ -76,7 +76,7 @@ func show_choice(option: SorteioOption, changes: String) -> void:
 	for button: Button in _buttons:
 		button.disabled = true
 	_outcome.text = Texts.t("Você escolheu «%s».\n%s") % [option.text, changes]
-	_offer_next("Continuar")
+	_offer_next(Texts.t("Continuar"))
 
 
 ## The start of a year: its mandatory cards, in draw order (GDD 06 §3.3).

@@ -51,21 +51,24 @@ static func protocol_lang() -> String:
 
 ## [param message] (a msgid: the pt-BR text) in the run's language. A message missing from the
 ## catalog comes back unchanged (tests/test_godot4_i18n.py checks every msgid used is in both).
+## Godot 4.4+ reads it through the addon's translation domain; before 4.4 (no domains; the
+## socket bridge runs on 4.2) straight from the language's catalog.
 static func t(message: String) -> String:
-	var domain := catalogs()
-	domain.set_locale_override(language())
-	return String(domain.translate(message))
-
-
-## The addon's translation domain with both catalogs loaded (once per run).
-static func catalogs() -> TranslationDomain:
-	var domain := TranslationServer.get_or_add_domain(DOMAIN)
-	if domain.get_translations().is_empty():
-		for path: String in CATALOGS:
-			var catalog: Translation = load(path)
-			if catalog != null:
-				domain.add_translation(catalog)
-	return domain
+	var chosen := language()
+	if ClassDB.class_exists(&"TranslationDomain"):
+		# Called by name: a typed TranslationDomain would not compile on 4.2 and 4.3.
+		var domain: Object = TranslationServer.call(&"get_or_add_domain", DOMAIN)
+		var loaded: Array = domain.call(&"get_translations")
+		if loaded.is_empty():
+			for path: String in CATALOGS:
+				var catalog: Translation = load(path)
+				if catalog != null:
+					domain.call(&"add_translation", catalog)
+		domain.call(&"set_locale_override", chosen)
+		return str(domain.call(&"translate", message))
+	var own: Translation = load(CATALOGS[0] if chosen == "pt_BR" else CATALOGS[1])
+	var text := str(own.get_message(message)) if own != null else ""
+	return text if text != "" else message
 
 
 ## Registers [constant SETTING_LANGUAGE] in the project settings (the editor plugin calls it), so
