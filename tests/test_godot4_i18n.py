@@ -30,6 +30,7 @@ MARKED = re.compile(rf'^.*?({LITERAL})[^"\n]*#\s*i18n\s*$', re.M)
 ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', re.M)
 # The button the panel shows first, as each language writes it (not read from the catalogs).
 VALIDATE = {"pt_BR": "Validar", "en": "Validate"}
+CARDS = {"pt_BR": ("Cartas", "título"), "en": ("Cards", "title")}
 
 
 def catalog(language: str, folder: Path = I18N) -> dict:
@@ -97,10 +98,12 @@ def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang,
                            settings={"sorteio": {"language": json.dumps(setting)}})
     home = tmp_path / "home"
     run = run_script(project, "test_i18n.gd", f"--lang={expected}",
-                     f"--validate={VALIDATE[expected]}", f"--no-match={no_match}", home=home,
+                     f"--validate={VALIDATE[expected]}", f"--cards={CARDS[expected][0]}",
+                     f"--title={CARDS[expected][1]}", f"--no-match={no_match}", home=home,
                      env=godot_env(home, SORTEIO_LANG=env_lang))
     run.passed("the run's language", "the protocol's lang",
-               "the addon's own string in the language", "Python's message in the language")
+               "the addon's own string in the language", "the card table in the language",
+               "Python's message in the language")
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,10 @@
 extends "res://tests/lib/engine_test.gd"
-## One language per run (issue 15): the addon's own strings (SorteioI18n, the .po catalogs) and
-## the rules' messages from Python (the node's requests carry "lang") come in the language the
-## run chose. The Python side (tests/test_godot4_i18n.py) passes what each should read:
-## --lang=pt_BR|en, --validate=the panel's button text, --no-match=Python's message for a draw
-## before any match, computed by Python's own handler in that language.
+## One language per run (issue 15): the addon's own strings (SorteioI18n, the .po catalogs),
+## the panel's card table and the rules' messages from Python (the node's requests carry "lang")
+## come in the language the run chose. The Python side (tests/test_godot4_i18n.py) passes what
+## each should read: --lang=pt_BR|en, --validate=the panel's button text, --cards and --title=
+## the card table's tab and a column title, --no-match=Python's message for a draw before any
+## match, computed by Python's own handler in that language.
 
 
 func scenario() -> void:
@@ -20,6 +21,20 @@ func scenario() -> void:
 		"the addon's own string in the language",
 		SorteioI18n.t("Validar")
 	)
+	# The panel's card table builds its controls when made (the whole panel needs the editor:
+	# its file dialogs are EditorFileDialogs).
+	var table_script: GDScript = load("res://addons/sorteio/editor/card_table.gd")
+	var table: Control = table_script.new()
+	var titles: Array[String] = []
+	var tree := table.find_children("*", "Tree", true, false)[0] as Tree
+	for column: int in tree.columns:
+		titles.append(tree.get_column_title(column))
+	check(
+		String(table.name) == arg("cards") and arg("title") in titles,
+		"the card table in the language",
+		"%s %s" % [table.name, titles]
+	)
+	table.free()
 	var messages: Array[String] = []
 	sorteio.error_occurred.connect(
 		func(message: String, _code: String) -> void: messages.append(message)
