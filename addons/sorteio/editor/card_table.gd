@@ -400,7 +400,11 @@ func _on_edit_options() -> void:
 		return
 	for child in _options_box.get_children():
 		child.queue_free()
-	for title: String in ["opção", "efeitos (medidor +N, …)", "efeitos nos atores"]:
+	for title: String in [
+		SorteioI18n.t("opção"),
+		SorteioI18n.t("efeitos (medidor +N, …)"),
+		SorteioI18n.t("efeitos nos atores")
+	]:
 		var label := Label.new()
 		label.text = title
 		_options_box.add_child(label)

@@ -78,7 +78,7 @@ static func start_bridge(owner: Node) -> SorteioBridge:
 ## A sentence for the panel's status: which Python answers.
 static func describe(bridge: SorteioBridge) -> String:
 	if bridge == null:
-		return "Python: nenhum"
+		return SorteioI18n.t("Python: nenhum")
 	if bridge.kind() == "socket":
 		return SorteioI18n.t("Python por socket (sorteio serve em %s)") % python_executable()
 	return SorteioI18n.t("Python no processo do editor (GDExtension)")

@@ -243,7 +243,7 @@ func _build() -> void:
 	top.add_child(_deck_edit)
 	_deck_dialog = Ui.file_dialog(
 		self,
-		["*.sorteio.json ; Baralho", "*.json ; JSON"],
+		["*.sorteio.json ; " + SorteioI18n.t("Baralho"), "*.json ; JSON"],
 		EditorFileDialog.FILE_MODE_OPEN_FILE,
 		func(path: String) -> void: set_deck(path)
 	)
