@@ -1,27 +1,45 @@
 """CPU time of the whole GDD 06 §7 sweep with its HTML report, and where it goes (issue 16: <= 3 s).
 
-    python benchmarks/bench_report.py [--repeat 3] [--matches 3000]
+    python benchmarks/bench_report.py [--repeat 5] [--matches 3000] [--before REF]
+                                      [--instructions]
 
 First ``sorteio simulate --param cartas_por_turno=6,7,8 --param teto_obrigatorias=2..4
 --param limite_medidor=25..35 --out DIR`` as a user runs it (a new process; user + system CPU
-of it and of its workers), then the same steps one by one in fresh processes, each step's CPU
-time (``time.process_time``; the sweep runs with --jobs 1 so its CPU is this process's). The
-machine is shared: each figure is the smallest of ``--repeat`` runs (the least disturbed), and
-the load average is printed beside them.
+of it and of its workers, from ``getrusage(RUSAGE_CHILDREN)``), then the same steps one by one
+in a fresh process, each step's CPU time (``time.process_time``; the sweep runs with --jobs 1 so
+its CPU is this process's). "the rest" is the whole command less its steps: the interpreter's
+own start and exit, and the workers' overhead.
+
+``--before REF`` measures the code of git revision REF the same way, alternating with the work
+tree's run by run (side by side: the same neighbours for both), and prints both columns and
+their ratio. REF's ``python/`` is extracted to a temporary folder and run through PYTHONPATH
+with this tree's compiled kernel (refused when REF's ``_ckernel.c`` differs from this tree's).
+
+The machine is shared: each figure is the smallest of ``--repeat`` runs (the least disturbed),
+and the load average is printed beside them. CPU seconds still grow with the neighbours (a
+process shares caches and cores with them); ``--instructions`` also counts the instructions of
+the whole command (``--jobs 1``, under valgrind's callgrind: ~50x slower), a figure the load
+does not move, for each code measured.
 """
 
 import argparse
+import io
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 from pathlib import Path
+from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID = ["--param", "cartas_por_turno=6,7,8", "--param", "teto_obrigatorias=2..4",
         "--param", "limite_medidor=25..35"]
+KERNEL = Path("python/sorteio/sim/_ckernel.c")
 
 STEPS = r'''
 import io, json, sys, time
@@ -58,6 +76,8 @@ t = T(); report.write_html(result, folder / "r.html", initial, names)
 out["report: the page without plots"] = T() - t
 print(json.dumps(out))
 '''
+WHOLE = "sorteio simulate ... --out DIR (whole command, workers included)"
+REST = "the rest: interpreter start and exit, workers' overhead"
 
 
 def _children_cpu() -> float:
@@ -65,33 +85,96 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def _extract(ref: str, into: Path) -> Path:
+    """REF's python/ folder, with this tree's compiled kernel; exits when the kernels differ."""
+    def show(path: Path) -> bytes:
+        return subprocess.run(["git", "-C", str(ROOT), "show", f"{ref}:{path}"], check=True,
+                              capture_output=True).stdout
+
+    if show(KERNEL) != (ROOT / KERNEL).read_bytes():
+        sys.exit(f"{ref}'s {KERNEL} differs from this tree's: this tree's compiled kernel "
+                 f"would not be {ref}'s")
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref, "python"],
+                             check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into)
+    for built in (ROOT / KERNEL.parent).glob("_ckernel*.so"):
+        shutil.copy2(built, into / KERNEL.parent / built.name)
+    return into / "python"
+
+
+def _run(python: Optional[Path], matches: int, folder: str) -> Dict[str, float]:
+    """One whole command and one steps process; ``python`` is the code's folder (None: the
+    installed package, this work tree)."""
+    env = dict(os.environ)
+    if python is not None:
+        env["PYTHONPATH"] = str(python)
+    before = _children_cpu()
+    subprocess.run([sys.executable, "-m", "sorteio", "simulate", *GRID, "--matches",
+                    str(matches), "--out", folder], check=True, stdout=subprocess.DEVNULL,
+                   env=env)
+    figures = {WHOLE: _children_cpu() - before}
+    proc = subprocess.run([sys.executable, "-c", STEPS, str(matches), folder], check=True,
+                          capture_output=True, text=True, env=env)
+    figures.update(json.loads(proc.stdout))
+    return figures
+
+
+def _instructions(python: Optional[Path], matches: int, folder: str) -> int:
+    """Instructions the whole command runs (one process: --jobs 1), counted by callgrind."""
+    env = dict(os.environ)
+    if python is not None:
+        env["PYTHONPATH"] = str(python)
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                           sys.executable, "-m", "sorteio", "simulate", *GRID, "--matches",
+                           str(matches), "--jobs", "1", "--out", folder],
+                          check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env=env)
+    return int(re.search(r"Collected : (\d+)", proc.stderr).group(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--matches", type=int, default=3000)
+    parser.add_argument("--before", metavar="REF", help="also measure git revision REF")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the whole command's instructions (callgrind)")
     args = parser.parse_args()
-    sorteio = str(Path(sys.executable).with_name("sorteio"))
-    whole = []
-    steps = {}
+    load = [os.getloadavg()[0]]
+    runs: Dict[str, Dict[str, List[float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        codes: Dict[str, Optional[Path]] = {"after": None}
+        if args.before:
+            codes = {"before": _extract(args.before, Path(tmp) / "before"), **codes}
         for _ in range(args.repeat):
-            before = _children_cpu()
-            subprocess.run([sorteio, "simulate", *GRID, "--matches", str(args.matches),
-                            "--out", tmp], check=True, stdout=subprocess.DEVNULL)
-            whole.append(_children_cpu() - before)
-            proc = subprocess.run([sys.executable, "-c", STEPS, str(args.matches), tmp],
-                                  check=True, capture_output=True, text=True)
-            for name, cpu in json.loads(proc.stdout).items():
-                steps.setdefault(name, []).append(cpu)
+            for label, python in codes.items():
+                for name, cpu in _run(python, args.matches, tmp).items():
+                    runs.setdefault(label, {}).setdefault(name, []).append(cpu)
+        counted = {label: _instructions(python, args.matches, tmp)
+                   for label, python in codes.items()} if args.instructions else {}
+    load.append(os.getloadavg()[0])
+    best = {label: {name: min(cpus) for name, cpus in steps.items()}
+            for label, steps in runs.items()}
+    for figures in best.values():
+        figures[REST] = figures[WHOLE] - sum(v for k, v in figures.items() if k != WHOLE)
     print(f"§7 sweep + HTML report on padrao (99 scenarios x {args.matches} matches), CPU "
-          f"seconds, best of {args.repeat}; load average {os.getloadavg()[0]:.1f}")
-    print(f"  {'sorteio simulate ... --out DIR (whole command, workers included)':<62} "
-          f"{min(whole):6.2f}   (target <= 3 s)")
-    total = 0.0
-    for name, cpus in steps.items():
-        total += min(cpus)
-        print(f"    {name:<60} {min(cpus):6.3f}")
-    print(f"    {'sum of the steps':<60} {total:6.3f}")
+          f"seconds, best of {args.repeat}; load average {load[0]:.1f} at the start, "
+          f"{load[1]:.1f} at the end")
+    labels = list(best)
+    head = "".join(f"{label:>8}" for label in labels)
+    print(f"  {'':<64}{head}{'  ratio' if len(labels) > 1 else ''}")
+    for name in best["after"]:
+        cells = "".join(f"{best[label][name]:8.3f}" for label in labels)
+        ratio = (f"  {best['before'][name] / best['after'][name]:5.2f}x"
+                 if len(labels) > 1 and best["after"][name] > 0.0005 else "")
+        indent = "" if name == WHOLE else "  "
+        print(f"  {indent}{name:<{64 - len(indent)}}{cells}{ratio}")
+    print("  (target for the whole command: <= 3 s)")
+    if counted:
+        cells = "".join(f"{counted[label] / 1e9:7.2f}G" for label in labels)
+        ratio = f"  {counted['before'] / counted['after']:5.2f}x" if len(labels) > 1 else ""
+        print(f"  {'instructions of the whole command, --jobs 1 (callgrind)':<64}{cells}{ratio}")
 
 
 if __name__ == "__main__":

@@ -77,11 +77,12 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    simulates decks, and every deck JSON in the project is imported as a `SorteioDeck`.
 
 5. Play: `Sorteio.start_match(seed, "padrao")` (the built-in deck) or give the node a deck of
-   your own (`deck_path` or `deck_resource`). `addons/sorteio/README.md` has the whole API and an
-   example that plays a match.
+   your own (`deck_path` or `deck_resource`). [addons/sorteio/README.md](addons/sorteio/README.md)
+   is the user guide, with a whole game; [the reference](addons/sorteio/docs/reference.md) has
+   every call, signal and constant.
 
 The editor panel, the importer and this wheel stay out of exported games when the export
-preset's exclude filter has `addons/sorteio/editor/*` (see the addon README, "Exported games").
+preset's exclude filter has `addons/sorteio/editor/*` (the addon README, "Ship it").
 License: MIT (`LICENSE`).
 """
 
@@ -115,19 +116,10 @@ GDExtension with the rules already installed in its own Python
      extension in `.godot/extension_list.cfg`). Exported games carry it (Godot's own Export:
      the addon's export plugin adds the runtime) and need no Python on the player's machine.
    - **socket** (Windows and macOS today, or any platform): a Python 3.8 or newer with the
-     rules, from your project folder:
-
-     ```sh
-     python3 -m venv .venv
-     .venv/bin/python addons/sorteio/wheel/install.py
-     ```
-
-     `install.py` runs `pip install` on the wheel that fits that Python: `{compiled}` (the
-     compiled simulation kernel: `sorteio simulate` and the editor panel ~14x faster) on
-     {platform}, else `{wheel}` (pure Python, every platform: the same numbers, slower).
-     A game needs only that; `install.py --extras=cli` adds the `sorteio` command line.
-     Then point the addon at it: the project setting `sorteio/python` (e.g.
-     `res://.venv/bin/python`) or the environment variable `SORTEIO_PYTHON`.
+     rules, installed as step 3 of "Install" in `addons/sorteio/README.md` says
+     ([Install](addons/sorteio/README.md#install): `.venv/bin/python
+     addons/sorteio/wheel/install.py`, which picks `{compiled}` on {platform}, else `{wheel}`),
+     and the addon pointed at it (the project setting `sorteio/python` or `SORTEIO_PYTHON`).
      On other platforms than Linux x86-64, delete `addons/godot-python-extension/` and
      `sorteio.pyextension` (the runtime there is built for Linux only).
 
@@ -221,6 +213,17 @@ def in_process_runtime() -> Path:
     return Path(proc.stdout.strip().splitlines()[-1])
 
 
+def carried_docs(line: str) -> dict:
+    """For the Godot 4 zip: {repository path the addon README links as ``../../PATH``: where
+    it goes inside addons/sorteio/} (``docs/X`` to ``docs/X``, ``CHANGELOG.md`` beside the
+    README), so every link works in a project that copied only the addon folder."""
+    if line != "godot4":
+        return {}
+    readme = (ADDONS[line] / "README.md").read_text("utf-8")
+    linked = sorted(set(re.findall(r"\]\(\.\./\.\./([\w./-]+?)(?:#[^)]*)?\)", readme)))
+    return {path: path for path in linked if (ROOT / path).is_file()}
+
+
 def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
     """``sorteio-<version>-<line>.zip`` in ``out_dir`` from the built ``wheels`` (pure first,
     compiled second); ``where`` says where the compiled one loads."""
@@ -231,20 +234,34 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
     wheel, compiled = wheels
     text = INSTALL_GODOT4 if line == "godot4" else INSTALL_GODOT3
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
+        guides = ""
+        carried = carried_docs(line)
         for path, rel in addon_files(ADDONS[line]):
-            if rel.as_posix() == "README.md" and line == "godot3":
-                # Its link to the protocol climbs out of godot3/ in the repository; in the zip,
-                # docs/ sits beside addons/.
-                readme = path.read_text("utf-8").replace("../../../docs/", "../../docs/")
+            if rel.as_posix() == "README.md" and line == "godot4":
+                # A project may copy only addons/sorteio/: what its README links outside the
+                # addon (the protocol, the panel's picture, the CHANGELOG) is carried inside it.
+                readme = path.read_text("utf-8")
+                for outside, inside in carried.items():
+                    readme = readme.replace(f"../../{outside}", inside)
                 zf.writestr(f"{top}/addons/sorteio/README.md", readme)
+            elif rel.suffix == ".md" and line == "godot3":
+                # Its links out of the addon (the protocol, the CHANGELOG) climb out of godot3/
+                # in the repository, one folder more than in the zip, where docs/ and the
+                # CHANGELOG sit beside addons/.
+                climb = "../" * len(rel.parts)
+                page = path.read_text("utf-8").replace("../" + climb + "../", climb + "../")
+                zf.writestr(f"{top}/addons/sorteio/{rel.as_posix()}", page)
             else:
                 zf.write(path, f"{top}/addons/sorteio/{rel.as_posix()}")
-        # What the README links in the repository's docs/ (the protocol both addons share, the
-        # panel's picture) goes to docs/ beside addons/, where its ../../docs/ links land.
-        readme = (ADDONS[line] / "README.md").read_text("utf-8")
-        for name in sorted(set(re.findall(r"\.\./\.\./(?:\.\./)?docs/([\w.-]+)", readme))):
+            if rel.suffix == ".md":
+                guides += path.read_text("utf-8")
+        # What the addon's pages link in the repository's docs/ (the protocol both addons share,
+        # the panel's picture) goes to docs/ beside addons/, where their links land.
+        for name in sorted(set(re.findall(r"\.\./\.\./(?:\.\./)*docs/([\w.-]+)", guides))):
             if (ROOT / "docs" / name).is_file():
                 zf.write(ROOT / "docs" / name, f"{top}/docs/{name}")
+        for outside, inside in carried.items():
+            zf.write(ROOT / outside, f"{top}/addons/sorteio/{inside}")
         for built in wheels:
             zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
         zf.write(ROOT / "scripts" / "install_wheel.py", f"{top}/addons/sorteio/wheel/install.py")

@@ -72,9 +72,17 @@ def test_the_zip_has_the_asset_library_layout(dist_zip):
                    "addons/sorteio/editor/plugin.gd", "addons/sorteio/editor/panel.gd",
                    "addons/sorteio/icons/sorteio_node.svg", "addons/sorteio/icons/sorteio_deck.svg",
                    f"addons/sorteio/wheel/sorteio-{VERSION}-py3-none-any.whl",
-                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore"):
+                   "addons/sorteio/wheel/install.py", "addons/sorteio/wheel/.gdignore",
+                   "addons/sorteio/docs/reference.md", "addons/sorteio/sorteio_card.gd",
+                   "addons/sorteio/sorteio_option.gd", "addons/sorteio/bridges/scripted_bridge.gd"):
         assert needed in inside, needed
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import"))]
+    # The user guide, the reference and INSTALL.md: every link lands on a file of the zip.
+    for page in ("addons/sorteio/README.md", "addons/sorteio/docs/reference.md", "INSTALL.md"):
+        text = zipfile.ZipFile(dist_zip).read(top + page).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = os.path.normpath(Path(top) / page / ".." / target).replace(os.sep, "/")
+            assert where in names, (page, target)
 
 
 @pytest.mark.godot
@@ -236,6 +244,14 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
             where = (Path(top) / readme).parent / target
             assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
+    # A project that copied only addons/sorteio/: every link of every document inside it
+    # resolves inside that folder (issue 13 QA: ../../docs/ and ../../CHANGELOG.md broke).
+    addon = top + "addons/sorteio/"
+    for doc in [n for n in names if n.startswith(addon) and n.endswith(".md")]:
+        text = zipfile.ZipFile(dist_zips["godot4"]).read(doc).decode("utf-8")
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            where = os.path.normpath(Path(doc).parent / target).replace(os.sep, "/")
+            assert where.startswith(addon) and where in names, (doc, target)
     install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
     assert 'enabled=PackedStringArray("res://addons/sorteio/plugin.cfg")' in install
     assert "glibc >= 2.35" in install and "Windows and macOS" in install

@@ -130,12 +130,17 @@ def test_slow_load_lets_frames_run(project, tmp_path):
     assert gap < 500 * seconds, fields
 
 
-def test_missing_pyextension_is_a_clear_failure(tmp_path):
-    where = make_project(tmp_path / "p", name="g4python-nopyext", autoload=False,
-                         import_now=False)
+def project_without_pyextension(where):
+    """A project with the extension installed but the user forgot sorteio.pyextension."""
+    make_project(where, name="g4python-nopyext", autoload=False, import_now=False)
     install_extension(where)
     (where / "sorteio.pyextension").unlink()
     only_upstream_tracebacks(import_project(where, allowed=NOISE))
+    return where
+
+
+def test_missing_pyextension_is_a_clear_failure(tmp_path):
+    where = project_without_pyextension(tmp_path / "p")
     script = tmp_path / "p" / "start_only.gd"
     script.write_text(
         "extends SceneTree\n\n\nfunc _init() -> void:\n"
@@ -155,3 +160,35 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
     assert "res://sorteio.pyextension is missing" in run.lines("FAILURE ")[0]
     assert run.lines("KIND ") == ["python"]
     assert run.lines("AVAILABLE ") == ["false"]  # SorteioNode's auto mode then picks the socket
+
+
+def test_auto_falling_back_to_a_failing_socket_names_the_missing_pyextension(tmp_path):
+    """Issue 13's QA finding (reported twice): bridge_mode auto, the extension installed but no
+    sorteio.pyextension, and no Python for the socket bridge either: the failure names the
+    missing file and what to do, not only the socket bridge's Python."""
+    where = project_without_pyextension(tmp_path / "p")
+    (where / "auto_fallback.gd").write_text(
+        "extends SceneTree\n\n\nfunc _initialize() -> void:\n"
+        "\t_run.call_deferred()\n\n\n"
+        "func _run() -> void:\n"
+        "\tvar node := SorteioNode.new()\n"
+        "\tnode.print_warnings = false\n"
+        "\tnode.python_executable = \"/nonexistent/python3\"\n"
+        "\troot.add_child(node)\n"
+        "\tprint(\"STARTED %s\" % await node.start_match(1))\n"
+        "\tprint(\"KIND %s\" % node.bridge_kind)\n"
+        "\tprint(\"ERROR %s\" % node.last_error)\n"
+        "\tquit(0)\n",
+        encoding="utf-8",
+    )
+    from godot4_harness import run_godot
+
+    run = run_godot(where, ["-s", "res://auto_fallback.gd"], tmp_path / "h", allowed=NOISE)
+    only_upstream_tracebacks(run.log)
+    assert run.lines("STARTED ") == ["false"]
+    assert run.lines("KIND ") == ["socket"]
+    error = run.lines("ERROR ")[0]
+    assert "/nonexistent/python3" in error  # the socket bridge's own failure first
+    assert "bridge_mode auto used the socket bridge" in error, error
+    assert "res://sorteio.pyextension is missing" in error, error
+    assert "copy addons/sorteio/python/sorteio.pyextension" in error, error

@@ -426,8 +426,10 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, godot, bridge,
         "start-up timeout is bounded",
         "silent server: bounded wait",
         "stop_bridge kills the child",
-        "bridge_not_ready emitted",
-        "...at once",
+        "a call before bridge_ready fails when it never comes",
+        "start-up timeout",
+        "the match in play is lost with its server (match_lost)",
+        "stays down, says so (match_lost)",
         "the failure says how to fix it",
         "no PID for a dead server",
         "failure is queryable",
@@ -499,7 +501,8 @@ def test_settings_made_by_game_code_in_the_first_frame_apply(tmp_path, bridge, b
     ):
         assert f"CHECK ok {check}" in log
     if bridge == "socket":
-        assert "CHECK ok ...with bridge_not_ready" in log
+        assert "CHECK ok a socket first-frame call waits and is answered" in log
+        assert "CHECK ok ...with no error" in log
     else:
         assert "CHECK ok bridge_mode set from code applied" in log
         assert "CHECK ok an in-process first-frame call is answered" in log
@@ -911,3 +914,66 @@ def test_the_readmes_screenshot_is_there():
     assert struct.unpack(">II", data[16:24]) == (1280, 720)
     for readme in (DEMO / "README.md",):
         assert "docs/screenshot.png" in readme.read_text(encoding="utf-8")
+
+
+def test_the_godot4_api_on_godot3(tmp_path, godot, bridge, bridge_project):
+    """Issue 14 on Godot 3 (0.2.0): the Godot 4 node's calls and meanings (tests/godot3/
+    test_typed_api.gd): a call made in _ready succeeds on both bridges; the typed card
+    (year, slot, reason, options with int effects) beside the old Dictionary signals;
+    choose_side by SIDE_* and MARGIN_*; advance() plays a whole match; abandon_match;
+    match_lost on a restart mid-match; print_warnings off silences push_warning only."""
+    record = tmp_path / "match.json"
+    log = run_script(tmp_path, "test_typed_api.gd", f"--record={record}", bridge=bridge,
+                     project=bridge_project, **godot)
+    for check in (
+        "a call made in _ready succeeds",
+        "the year: card and draw",
+        "option effects are ints",
+        "card_drawn(card, slot, reason, option_order) still comes, once",
+        "the option shown right was applied",
+        "MARGIN_LEFT is left",
+        "...with bad_request",
+        "advance() ends the match",
+        "abandon_match() clears it",
+        "restarting the bridge mid-match emits match_lost",
+        "...with match_lost",
+        "the error still comes without push_warning",
+    ):
+        assert f"CHECK ok {check}" in log
+    warned = [line for line in log.splitlines() if line.startswith("WARNING:")]
+    assert any("no option on side 7" in line for line in warned), warned
+    assert not any("no option on side 5" in line for line in warned), warned
+    assert '"format": "sorteio-recording/1"' in record.read_text(encoding="utf-8")
+
+
+def test_the_scripted_bridge_replays_a_recorded_match_with_no_python(tmp_path, godot):
+    """A studio's CI without Python (issue 14): a match recorded once over the socket bridge
+    (record_path) replays through the real node in a new project holding only the addon, with
+    no python on the PATH and no SORTEIO_PYTHON: the same cards, in order, the same ending;
+    a drifting choice is script_mismatch (tests/godot3/test_scripted.gd)."""
+    record = tmp_path / "match.json"
+    recorded = run_script(tmp_path, "test_typed_api.gd", f"--record={record}",
+                          bridge="socket", name="record_for_scripted", **godot)
+    game = tmp_path / "game"
+    (game / "addons").mkdir(parents=True)
+    (game / "addons" / "sorteio").symlink_to(ROOT / "godot3" / "addons" / "sorteio")
+    (game / "project.godot").write_text('config_version=4\n[application]\nconfig/name="ci"\n',
+                                        encoding="utf-8")
+    bare_bin = tmp_path / "bin"  # `timeout` only: no python reachable
+    bare_bin.mkdir()
+    (bare_bin / "timeout").symlink_to(shutil.which("timeout"))
+    env = godot_env(tmp_path, game)
+    env.pop("SORTEIO_PYTHON")
+    env["PATH"] = str(bare_bin)
+    log = run_script(tmp_path, "test_scripted.gd", f"--recording={record}", bridge="scripted",
+                     project=game, env=env, **godot)
+    for line in ("PLAYED", "ENDED"):
+        first, again = (re.search(rf"^{line} .*$", text, re.M).group(0)
+                        for text in (recorded, log))
+        assert first == again, f"{first} != {again}"
+    for check in (
+        "no error in the replay",
+        "...with script_mismatch naming the option",
+        "...reported as bridge_down",
+    ):
+        assert f"CHECK ok {check}" in log

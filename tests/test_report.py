@@ -146,6 +146,7 @@ def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
         for ax in fig.axes:
             labels.append(ax.get_title())
             labels.extend(t.get_text() for t in ax.get_xticklabels())
+            labels.extend(t.get_text() for t in ax.texts)  # meters over their blocks, card ids
             legend = ax.get_legend()
             if legend is not None:
                 labels.extend(t.get_text() for t in legend.get_texts())
@@ -156,9 +157,10 @@ def test_html_report_plots_use_display_names(monkeypatch, tmp_path):
     names.modes["cultura"] = "Cultura $x$"
     report.write_html(result, tmp_path / "r.html", {m.id: m.inicial for m in deck.medidores},
                       names)
-    for name in ("Saúde", "Meio Ambiente", "Desinformação", "Educação"):
+    for name in ("Saúde", "Meio Ambiente", "Desinformação", "Educação", "Governabilidade"):
         assert name in labels, name
     assert "saude" not in labels and "desinformacao" not in labels
+    assert "governabilidade" not in labels  # a meter only: its name, not its id
     assert r"Cultura \$x\$" in labels  # escaped: drawn as typed
 
 
@@ -169,3 +171,60 @@ def test_sweep_json_maps_ids_to_display_names(sweep):
     assert data["names"]["medidores"]["saude"] == "Saúde"
     assert data["names"]["modos"]["desinformacao"] == "Desinformação"
     assert set(data["names"]["modos"]) == set(data["scenarios"][0]["mode_draws_per_match"])
+
+
+def _figures_of(monkeypatch, write):
+    """Each figure the report draws, as matplotlib left it just before it became SVG."""
+    from sorteio.sim import report
+
+    seen = []
+    real_svg = report._svg
+
+    def capture(fig):
+        seen.append(fig)
+        return real_svg(fig)
+
+    monkeypatch.setattr(report, "_svg", capture)
+    write()
+    return seen
+
+
+@pytest.mark.plots
+def test_meters_by_year_share_one_axes_per_eight_meters(monkeypatch, tmp_path):
+    """Issue 16 (the report's CPU): up to eight meters side by side in one axes, not an axes
+    each; every meter is still drawn (its start value, then four closings) and named."""
+    from sorteio.sim.report import METERS_PER_ROW, write_html
+    from sorteio.synthetic import synthetic_deck
+
+    deck = synthetic_deck(cards=20, actors=1, modes=2, meters=10, draft=1)
+    result = run_sweep(deck, {}, matches=20, seed=3, jobs=1)
+    initial = {m.id: m.inicial for m in deck.medidores}
+    figures = _figures_of(monkeypatch, lambda: write_html(result, tmp_path / "r.html", initial))
+    meters = figures[4]
+    assert METERS_PER_ROW == 8 and len(meters.axes) == 2  # 10 meters: a row of 8, one of 2
+    names = [t.get_text() for ax in meters.axes for t in ax.texts]
+    assert names == [m.id for m in deck.medidores]  # synthetic meters are named by their ids
+    lines = [line for ax in meters.axes for line in ax.get_lines() if len(line.get_xdata()) == 5]
+    assert [line.get_ydata()[0] for line in lines] == [m.inicial for m in deck.medidores]
+    means = result.baseline.trajectories()
+    assert [list(line.get_ydata()[1:]) for line in lines] == [
+        [mean for mean, _, _ in means[m.id]] for m in deck.medidores]
+
+
+@pytest.mark.plots
+def test_card_bars_are_each_cards_draws_per_match_under_its_id(monkeypatch, sweep, tmp_path):
+    """Issue 16: the card figure's bars are one collection and its labels plain text; bar i is
+    card i's draws per match, and the text under it is that card's id."""
+    from sorteio.sim.report import write_html
+
+    figures = _figures_of(monkeypatch, lambda: write_html(sweep, tmp_path / "r.html", {}))
+    ax = figures[2].axes[0]
+    (bars,) = ax.collections
+    freq = sweep.baseline.card_frequency()
+    heights = [path.vertices[:, 1].max() for path in bars.get_paths()]
+    assert heights == pytest.approx(list(freq.values()))
+    centres = [(path.vertices[:, 0].min() + path.vertices[:, 0].max()) / 2
+               for path in bars.get_paths()]
+    assert centres == pytest.approx(range(len(freq)))
+    assert [(t.get_text(), t.get_position()[0]) for t in ax.texts] == [
+        (card, i) for i, card in enumerate(freq)]

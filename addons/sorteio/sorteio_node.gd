@@ -119,11 +119,12 @@ const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd
 const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.gd"
 const RECORDING_FORMAT: String = "sorteio-recording/1"
 # The node's parts, each doing one job (node/*.gd): the line calls wait in, the bridge's making,
-# the deck files handed to Python, the recording.
+# the deck files handed to Python, the recording, messages about misuse.
 const _CALL_LINE := preload("res://addons/sorteio/node/call_line.gd")
 const _BRIDGE_FACTORY := preload("res://addons/sorteio/node/bridge_factory.gd")
 const _DECK_FILES := preload("res://addons/sorteio/node/deck_files.gd")
 const _RECORDER := preload("res://addons/sorteio/node/recorder.gd")
+const _MESSAGES := preload("res://addons/sorteio/node/messages.gd")
 
 ## The deck: a res:// (or absolute) path to a deck JSON file, or a built-in deck name
 ## ("padrao", "curto"); "" is the project's deck (the project setting [code]sorteio/deck[/code],
@@ -190,7 +191,12 @@ var last_error: String = ""
 var last_error_code: String = ""
 
 var _bridge: SorteioBridge = null
-var _autostart_pending: bool = false
+# True until the bridge is started or stopped: a call made before the first frame (even before
+# the node is in the tree, as from a -s script's _initialize) starts it with the settings so far.
+var _autostart_pending: bool = true
+# Said after a failure of the socket bridge that bridge_mode auto chose over an in-process bridge
+# that is installed but not usable ("" otherwise).
+var _fallback_note: String = ""
 var _announced: bool = false
 var _failure_handled: bool = false
 var _ending_announced: bool = false
@@ -209,7 +215,6 @@ func _init() -> void:
 
 func _ready() -> void:
 	# Deferred: an autoload's _ready runs before the main scene's, whose settings must count.
-	_autostart_pending = true
 	_autostart.call_deferred()
 
 
@@ -243,27 +248,14 @@ func start_bridge() -> bool:
 	if made is String:
 		_install_failed(made)
 		return false
-	return use_bridge(made)
+	return _use(made, _BRIDGE_FACTORY.fallback_note(self, made))
 
 
 ## Uses [param bridge] (any [SorteioBridge]: e.g. a [code]SorteioScriptedBridge[/code] in a
 ## game's tests) instead of the one [member bridge_mode] names, starting it as
 ## [method start_bridge] does.
 func use_bridge(bridge: SorteioBridge) -> bool:
-	_autostart_pending = false
-	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
-	_close_bridge()
-	bridge_error = ""
-	_failure_handled = false
-	_announced = false
-	_bridge = bridge
-	bridge_kind = bridge.kind()
-	set_process(true)
-	if not bridge.start(self):
-		_bridge_failed_at_start(bridge.failure())
-		return false
-	_poll_bridge()
-	return true
+	return _use(bridge, "")
 
 
 ## Closes the bridge (the socket server stops; also done on exit). A match in play is lost.
@@ -363,9 +355,7 @@ func choose_side(side: Side) -> bool:
 	var applied: bool = false
 	if _match_usable():
 		if current_card == null:
-			_report(
-				"no card awaits a choice (phase '%s'): advance() first" % phase, CODE_RULE_ERROR
-			)
+			_report(_MESSAGES.no_card(phase, ending), CODE_RULE_ERROR)
 		else:
 			var option: SorteioOption = current_card.option_on(side)
 			if option == null:
@@ -555,7 +545,13 @@ func _load_state(state: Variant) -> bool:
 			CODE_BAD_REQUEST
 		)
 		return false
-	var sent: Dictionary = _ints((state as Dictionary).duplicate(true))
+	var wrong: String = _MESSAGES.not_a_save(state)
+	if wrong != "":
+		_report(wrong, CODE_BAD_REQUEST)
+		return false
+	var sent: Dictionary = SorteioBridge.whole_numbers_as_ints(
+		(state as Dictionary).duplicate(true)
+	)
 	var given: Variant = sent.get("deck", "")
 	if given is String:
 		given = _DECK_FILES.resolved(given)
@@ -651,15 +647,22 @@ func _bridge_up() -> bool:
 		_poll_bridge()
 		if _bridge == null or _bridge.is_ready():
 			break
-		if _bridge.has_failed() or not is_inside_tree():
-			var message: String = _bridge.failure()
-			if message == "":
-				message = "the node is not in the scene tree, so it cannot wait for the bridge"
+		# Before the node is in the tree (a -s script's _initialize), the main loop's frames.
+		var frames: SceneTree = (
+			get_tree() if is_inside_tree() else Engine.get_main_loop() as SceneTree
+		)
+		if _bridge.has_failed() or frames == null:
+			var message: String = _failure_of(_bridge)
+			if not _bridge.has_failed():
+				message = (
+					"the node cannot wait for the bridge: it is in no scene tree and the main loop "
+					+ "is not a SceneTree; add it to the tree first (await process_frame once)"
+				)
 			_failure_handled = true
 			bridge_error = message
 			_report(message, CODE_BRIDGE_DOWN)
 			return false
-		await get_tree().process_frame
+		await frames.process_frame
 	return _bridge != null and _bridge.is_ready()
 
 
@@ -669,7 +672,8 @@ func _request(method: String, params: Dictionary) -> Variant:
 		return null
 	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
 	@warning_ignore("redundant_await")
-	var reply: Dictionary = _ints(await _bridge.request(method, params))
+	# Whole numbers come as ints: each bridge converts its reply once (SorteioBridge.request).
+	var reply: Dictionary = await _bridge.request(method, params)
 	if record_path != "":
 		_recorder.record(record_path, method, params, reply)
 	if reply.get("ok", false):
@@ -695,7 +699,7 @@ func _poll_bridge() -> void:
 		bridge_ready.emit(bridge_kind)
 	elif _bridge.has_failed() and not _failure_handled:
 		_failure_handled = true
-		bridge_error = _bridge.failure()
+		bridge_error = _failure_of(_bridge)
 		_report(bridge_error, CODE_BRIDGE_DOWN)
 		_lose_match_if_in_play(bridge_error)
 
@@ -728,13 +732,37 @@ func _autostart() -> void:
 	_autostart_pending = false
 
 
+func _use(bridge: SorteioBridge, fallback_note: String) -> bool:
+	_fallback_note = fallback_note
+	_autostart_pending = false
+	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
+	_close_bridge()
+	bridge_error = ""
+	_failure_handled = false
+	_announced = false
+	_bridge = bridge
+	bridge_kind = bridge.kind()
+	set_process(true)
+	if not bridge.start(self):
+		_bridge_failed_at_start(_failure_of(bridge))
+		return false
+	_poll_bridge()
+	return true
+
+
+func _failure_of(bridge: SorteioBridge) -> String:
+	# Why the bridge failed, and, when bridge_mode auto fell back to the socket bridge, why the
+	# in-process one was not used (its missing piece is often the thing to fix).
+	return bridge.failure() + _fallback_note
+
+
 func _install_failed(message: String) -> void:
 	_close_bridge()
 	_failure_handled = false
 	_bridge_failed_at_start(message)
 
 
-# -- reports, numbers ----------------------------------------------------------------------------
+# -- reports --------------------------------------------------------------------------------------
 
 
 func _report(message: String, code: String) -> void:
@@ -743,37 +771,3 @@ func _report(message: String, code: String) -> void:
 	if print_warnings:
 		push_warning("sorteio: %s (%s)" % [message, code])
 	error_occurred.emit(message, code)
-
-
-## [param value] with every integral float made an int, in place for containers: Godot's JSON
-## gives floats, and every number of the protocol's runtime replies is an int.
-static func _ints(value: Variant) -> Variant:
-	# Hot path (every reply, ~1.5 KB for a draw): no Array literal per item, floats done inline.
-	var kind: int = typeof(value)
-	if kind == TYPE_FLOAT:
-		var number: float = value
-		if number == floorf(number) and absf(number) < 9.0e15:
-			return int(number)
-	elif kind == TYPE_DICTIONARY:
-		var dictionary: Dictionary = value
-		for key: Variant in dictionary:
-			var item: Variant = dictionary[key]
-			var item_kind: int = typeof(item)
-			if item_kind == TYPE_FLOAT:
-				var number: float = item
-				if number == floorf(number) and absf(number) < 9.0e15:
-					dictionary[key] = int(number)
-			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
-				_ints(item)
-	elif kind == TYPE_ARRAY:
-		var array: Array = value
-		for at: int in array.size():
-			var item: Variant = array[at]
-			var item_kind: int = typeof(item)
-			if item_kind == TYPE_FLOAT:
-				var number: float = item
-				if number == floorf(number) and absf(number) < 9.0e15:
-					array[at] = int(number)
-			elif item_kind == TYPE_DICTIONARY or item_kind == TYPE_ARRAY:
-				_ints(item)
-	return value

@@ -38,8 +38,6 @@ from .narration import (
 from .sim.commands import err as sim_err
 from .sim.commands import lint_cmd, simulate_cmd
 from .sim.commands import out as sim_out
-from .situation import load_situation, situation_engine, situation_schema
-from .state import restore_state, save_state
 from .wording import Names, ending_with_text, midturn_text
 
 BAD_INPUT = 2
@@ -116,7 +114,7 @@ def _save(engine: Engine, path: str) -> None:
     target = Path(path)
     partial = target.with_name(f".{target.name}.partial")
     try:
-        partial.write_text(json.dumps(save_state(engine)), encoding="utf-8")
+        partial.write_text(json.dumps(engine.to_state()), encoding="utf-8")
         os.replace(partial, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
@@ -255,6 +253,8 @@ def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
         raise SorteioError(_("{path}: the save names the Godot deck {deck}; give that file "
                              "with --deck").format(path=state_path, deck=saved_deck))
     # "" is how the Godot node saves the default deck (as the bridge, read it as the default).
+    from .state import restore_state  # here, not at start-up: `simulate` needs no saves
+
     deck = _load(deck_path if deck_path is not None else (saved_deck or None))
     engine = Engine(deck)
     try:
@@ -288,6 +288,8 @@ def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
 def _turn_from_situation(deck_path: Optional[str], path: str, seed: int, policy: str,
                          as_json: bool) -> None:
     """``turn --situation``: the turn the situation starts, drawn with ``seed``."""
+    from .situation import load_situation, situation_engine
+
     deck = _load(deck_path)
     situation = load_situation(path, deck)
     engine = situation_engine(deck, situation, seed)
@@ -347,6 +349,8 @@ def _row_text(row: dict) -> str:
               help="the schema of a situation file instead (`turn --situation`)")
 def schema(of_situation) -> None:
     """Print the deck's JSON Schema (for editors that validate while you type)."""
+    from .situation import situation_schema
+
     data = situation_schema() if of_situation else Deck.model_json_schema()
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 

@@ -34,7 +34,6 @@ from .results import (
     TurnStart,
 )
 from .rng import Rng
-from .state import restore_state, save_state
 
 __all__ = ["AWAITING_CHOICE", "DRAWING", "ENDED", "TURN_START", "YEARS", "Engine"]
 
@@ -418,7 +417,9 @@ class Engine:
         """Whole state as JSON-safe data, RNG included; ``Engine.from_state`` restores it.
         Raises ``EngineError`` for a match of the keyed draw (its picks are not in the RNG)."""
         if self.picker is not None:
-            raise EngineError("a match of the keyed draw (a study's) cannot be saved")
+            raise EngineError(_("a match of the keyed draw (a study's) cannot be saved"))
+        from .state import save_state  # imported when used: its models cost every start-up
+
         return save_state(self)
 
     @classmethod
@@ -426,6 +427,8 @@ class Engine:
         """Rebuild a saved match as an engine of this class; it continues exactly.
 
         Raises ``StateError`` listing every problem found (``state.restore_state``)."""
+        from .state import restore_state
+
         engine = cls(deck)
         restore_state(engine, data)
         return engine

@@ -9,18 +9,19 @@ extends SceneTree
 # low.png (first card shown with a meter at or below the emergency limit, a red bar) and end.png
 # (the match's end screen), each checked not blank. Quits 0 and prints "GODOT-TEST passed".
 
+const Checks = preload("lib/checks.gd")
 const MIN_COLOURS := 12
 const TIMEOUT_MS := 90000
 const LONG_SEED := 2147483000
 const MID_CARD := 14
 const SETTLE_FRAMES := 4
 
+var t = Checks.new()
 var out_dir := ""
 var seed_value := 10
 var main: Node = null
 var sorteio: Node = null
 var cards := 0
-var failures := 0
 var reference := Rect2()
 var worst_card_shift := 0.0
 var worst_button_gap := 0.0
@@ -178,29 +179,28 @@ func _shot(name: String) -> void:
 	image.flip_y()
 	var path := out_dir.plus_file(name + ".png")
 	var saved := image.save_png(path)
-	var colours := _count_colours(image)
+	var colours := Checks.count_colours(image)
 	shots[name] = colours
 	print(
 		"SHOT %s %s %dx%d colours=%d" % [name, path, image.get_width(), image.get_height(), colours]
 	)
-	_check(saved == OK and colours >= MIN_COLOURS, "%s picture saved, not blank" % name)
+	t.check(saved == OK and colours >= MIN_COLOURS, "%s picture saved, not blank" % name)
 
 
 func _finish() -> void:
 	var view: Vector2 = root.get_visible_rect().size
 	print("SHOTS window=%s view=%s cards=%d measured=%d" % [OS.window_size, view, cards, measured])
-	_check(measured >= 8, "measured on many cards, the end screen and a long seed")
-	_check(worst_card_shift <= 0.5, "the card keeps its rect", worst_card_shift)
-	_check(worst_button_gap <= 0.5, "option buttons at one height", worst_button_gap)
-	_check(texts_wrong.empty(), "each card shows Python's texto and its mode's name", texts_wrong)
-	_check(
+	t.check(measured >= 8, "measured on many cards, the end screen and a long seed")
+	t.check(worst_card_shift <= 0.5, "the card keeps its rect", worst_card_shift)
+	t.check(worst_button_gap <= 0.5, "option buttons at one height", worst_button_gap)
+	t.check(texts_wrong.empty(), "each card shows Python's texto and its mode's name", texts_wrong)
+	t.check(
 		reference.end.x <= view.x + 0.5 and reference.end.y <= view.y + 0.5, "card fits the window"
 	)
 	if not out_dir.empty():
 		for name in ["start", "mid", "low", "end"]:
-			_check(shots.has(name), "%s picture taken" % name)
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
+			t.check(shots.has(name), "%s picture taken" % name)
+	t.finish(self)
 
 
 func _print_rect(what: String, rect: Rect2) -> void:
@@ -210,21 +210,3 @@ func _print_rect(what: String, rect: Rect2) -> void:
 			% [what, rect.position.x, rect.position.y, rect.size.x, rect.size.y]
 		)
 	)
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
-
-
-func _count_colours(image: Image) -> int:
-	var seen := {}
-	image.lock()
-	for y in range(0, image.get_height(), 6):
-		for x in range(0, image.get_width(), 6):
-			seen[image.get_pixel(x, y).to_html(false)] = true
-	image.unlock()
-	return seen.size()

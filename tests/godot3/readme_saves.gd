@@ -7,11 +7,11 @@ extends SceneTree
 #     --script=/abs/example.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
+const Checks = preload("lib/checks.gd")
 const SAVE := "user://partida.json"
 const TIMEOUT_MS := 60000
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 var loaded := 0
 var ended := false
 
@@ -26,7 +26,7 @@ func _init() -> void:
 
 func _run(path: String) -> void:
 	var sorteio: Node = root.get_node("Sorteio")
-	sorteio.connect("error_occurred", self, "_on_error_occurred")
+	sorteio.connect("error_occurred", t, "on_error_occurred")
 	sorteio.connect("state_loaded", self, "_on_state_loaded")
 	sorteio.connect("match_ended", self, "_on_match_ended")
 	var example: Node = load(path).new()
@@ -35,33 +35,32 @@ func _run(path: String) -> void:
 	while not ended and OS.get_ticks_msec() < deadline:
 		yield(self, "idle_frame")
 	print("BRIDGE %s" % sorteio.bridge_kind)
-	_check(ended, "the example's match ended")
+	t.check(ended, "the example's match ended")
 	Directory.new().remove(SAVE)
-	errors.clear()
+	t.errors.clear()
 	example.load_game()
-	_check(errors.empty() and loaded == 0, "no save yet: load_game does nothing", errors)
+	t.check(t.errors.empty() and loaded == 0, "no save yet: load_game does nothing", t.errors)
 	example.save_game()
 	var good := _read()
-	_check(good.begins_with("{"), "save_game writes " + SAVE, good.left(40))
+	t.check(good.begins_with("{"), "save_game writes " + SAVE, good.left(40))
 	var corrupt := {
 		"empty": "", "truncated": good.left(good.length() / 2), "an Array": "[1, 2]", "null": "null"
 	}
 	for name in corrupt:
 		_write(corrupt[name])
-		errors.clear()
+		t.errors.clear()
 		example.load_game()
-		_check(
-			errors.size() == 1 and errors[0][1] == "bad_request" and loaded == 0,
+		t.check(
+			t.errors.size() == 1 and t.errors[0][1] == "bad_request" and loaded == 0,
 			"a save file that is %s is refused with bad_request" % name,
-			errors
+			t.errors
 		)
-		_check(sorteio.phase == "ended", "...the match is kept", sorteio.phase)
+		t.check(sorteio.phase == "ended", "...the match is kept", sorteio.phase)
 	_write(good)
-	errors.clear()
+	t.errors.clear()
 	example.load_game()
-	_check(loaded == 1 and errors.empty(), "the real save loads again", errors)
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
+	t.check(loaded == 1 and t.errors.empty(), "the real save loads again", t.errors)
+	t.finish(self)
 
 
 func _read() -> String:
@@ -78,18 +77,6 @@ func _write(text: String) -> void:
 	file.open(SAVE, File.WRITE)
 	file.store_string(text)
 	file.close()
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([message, code])
 
 
 func _on_state_loaded(_snapshot: Dictionary, _pending: Dictionary) -> void:

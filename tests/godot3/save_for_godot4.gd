@@ -4,10 +4,10 @@ extends SceneTree
 # Plays 10 cards of seed 12 (always the option shown first), draws the next one, saves, then
 # plays 8 more the same way and writes {"state", "pending", "next": [card ids]} to --out.
 
+const Checks = preload("lib/checks.gd")
 const DECK := "res://decks/padrao.json"
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 
 
 func _init() -> void:
@@ -16,10 +16,8 @@ func _init() -> void:
 
 func _run() -> void:
 	var sorteio: Node = root.get_node("Sorteio")
-	sorteio.connect("error_occurred", self, "_on_error_occurred")
-	var deadline := OS.get_ticks_msec() + 20000
-	while not sorteio.is_bridge_ready() and OS.get_ticks_msec() < deadline and errors.empty():
-		yield(self, "idle_frame")
+	sorteio.connect("error_occurred", t, "on_error_occurred")
+	yield(t.wait_ready(self, sorteio), "completed")
 	var out := ""
 	for arg in OS.get_cmdline_args():
 		if arg.begins_with("--out="):
@@ -34,9 +32,8 @@ func _run() -> void:
 	file.open(out, File.WRITE)
 	file.store_string(JSON.print({"state": state, "pending": pending, "next": after}))
 	file.close()
-	_check(errors.empty() and after.size() == 8, "saved and played on", errors)
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
+	t.check(t.errors.empty() and after.size() == 8, "saved and played on", t.errors)
+	t.finish(self)
 
 
 func _next_card(sorteio: Node) -> String:
@@ -61,15 +58,3 @@ func _play(sorteio: Node, count: int) -> Array:
 		ids.append(card)
 		sorteio.apply_option(sorteio.current_draw["option_order"][0])
 	return ids
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([code, message])

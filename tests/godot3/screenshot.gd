@@ -9,6 +9,7 @@ extends SceneTree
 # Autoplay runs until the N-th card is on the table, stops, and the frame is captured.
 # Checks the image is not blank (enough distinct colours); quits 0 when saved and not blank.
 
+const Checks = preload("lib/checks.gd")
 const MIN_COLOURS := 12
 const TIMEOUT_MS := 60000
 
@@ -74,7 +75,7 @@ func _idle(_delta: float) -> bool:
 func _capture() -> void:
 	var image: Image = root.get_texture().get_data()
 	image.flip_y()
-	var colours := _count_colours(image)
+	var colours := Checks.count_colours(image)
 	var size := image.get_size()
 	var saved := image.save_png(out_path)
 	print("SCREENSHOT %s %dx%d colours=%d" % [out_path, size.x, size.y, colours])
@@ -83,14 +84,3 @@ func _capture() -> void:
 	var ok := saved == OK and colours >= MIN_COLOURS and size.x >= 640
 	print("GODOT-TEST %s" % ("passed" if ok else "failed"))
 	quit(0 if ok else 1)
-
-
-func _count_colours(image: Image) -> int:
-	var seen := {}
-	image.lock()
-	var size := image.get_size()
-	for y in range(0, int(size.y), 6):
-		for x in range(0, int(size.x), 6):
-			seen[image.get_pixel(x, y).to_html(false)] = true
-	image.unlock()
-	return seen.size()

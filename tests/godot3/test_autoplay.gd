@@ -7,6 +7,7 @@ extends SceneTree
 # Prints one "CHECK ok|FAIL name: detail" line per check and "GODOT-TEST passed|failed";
 # quits 0 when every check passed, 1 otherwise (the caller also fails on any SCRIPT ERROR).
 
+const Checks = preload("lib/checks.gd")
 const SIGNALS := [
 	"bridge_ready",
 	"match_started",
@@ -30,8 +31,8 @@ const NEXT := {
 	"match_ended": [],
 }
 
+var t = Checks.new()
 var events := []
-var failures := 0
 var stale_states := 0
 # Sorteio.year when each turn_ended fired (README: already the next year, but after the last).
 var years_at_turn_end := []
@@ -72,8 +73,7 @@ func _idle(_delta: float) -> bool:
 	if ended or OS.get_ticks_msec() - started_ms > TIMEOUT_MS:
 		done = true
 		_check_all(ended)
-		print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-		quit(0 if failures == 0 else 1)
+		t.finish(self)
 	return false
 
 
@@ -132,12 +132,6 @@ func _on_error_occurred(message: String, code: String) -> void:
 	_record("error_occurred", [message, code], true)
 
 
-func _check(ok: bool, name: String, detail := "") -> void:
-	if not ok:
-		failures += 1
-	print("CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + detail if detail else ""])
-
-
 func _names() -> Array:
 	var names := []
 	for event in events:
@@ -147,28 +141,28 @@ func _names() -> Array:
 
 func _check_all(ended: bool) -> void:
 	var names := _names()
-	_check(
+	t.check(
 		ended,
 		"match finished in time",
 		"%d events in %d ms" % [events.size(), OS.get_ticks_msec() - started_ms]
 	)
-	_check(not "error_occurred" in names, "no error_occurred", str(_errors()))
-	_check(names.size() > 0 and names[0] == "bridge_ready", "bridge_ready first")
+	t.check(not "error_occurred" in names, "no error_occurred", str(_errors()))
+	t.check(names.size() > 0 and names[0] == "bridge_ready", "bridge_ready first")
 	var kind: String = sorteio.bridge_kind
 	print("BRIDGE %s" % kind)
-	_check(kind in ["socket", "python"], kind + " bridge", kind)
+	t.check(kind in ["socket", "python"], kind + " bridge", kind)
 	if kind == "python":
 		# The only way a python bridge answers: the pythonscript entry on the node's child.
 		var entry = sorteio.get_node_or_null("SorteioPython")
 		var path: String = entry.get_script().resource_path if entry != null else "no child"
-		_check(
+		t.check(
 			path == sorteio.python_entry and path.ends_with(".py"),
 			"requests went through the in-process entry",
 			path
 		)
-	_check(names.count("match_started") == 1, "one match_started")
-	_check(names.count("match_ended") == 1 and names[-1] == "match_ended", "match_ended last")
-	_check(stale_states == 0, "node state updated before each signal", str(stale_states))
+	t.check(names.count("match_started") == 1, "one match_started")
+	t.check(names.count("match_ended") == 1 and names[-1] == "match_ended", "match_ended last")
+	t.check(stale_states == 0, "node state updated before each signal", str(stale_states))
 	_check_order()
 	_check_year_at_turn_end()
 	_check_turns()
@@ -199,7 +193,7 @@ func _check_order() -> void:
 			bad = "%s after %s" % [name, expect]
 			break
 		expect = name
-	_check(bad == "", "signals in order", bad)
+	t.check(bad == "", "signals in order", bad)
 
 
 func _check_year_at_turn_end() -> void:
@@ -208,7 +202,7 @@ func _check_year_at_turn_end() -> void:
 		var expected: int = seen[0] if seen[2] == "ended" else seen[0] + 1
 		if seen[1] != expected:
 			wrong.append(seen)
-	_check(
+	t.check(
 		not years_at_turn_end.empty() and wrong.empty(),
 		"Sorteio.year at turn_ended is the next year (the same once ended)",
 		str(wrong)
@@ -242,12 +236,12 @@ func _check_turns() -> void:
 					problems.append("year %d full turn with %d cards" % [year, slots.size()])
 				if args[2] and slots.size() >= per_turn:
 					problems.append("year %d short turn with %d cards" % [year, slots.size()])
-	_check(problems.empty(), "%d cards a full turn, slots 1..n" % per_turn, str(problems))
+	t.check(problems.empty(), "%d cards a full turn, slots 1..n" % per_turn, str(problems))
 	var full := 0
 	for event in events:
 		if event[0] == "turn_ended" and not event[1][2] and event[1][1] == per_turn:
 			full += 1
-	_check(full >= 1, "at least one full turn of %d cards" % per_turn, "%d full turns" % full)
+	t.check(full >= 1, "at least one full turn of %d cards" % per_turn, "%d full turns" % full)
 
 
 func _check_cards() -> void:
@@ -276,9 +270,9 @@ func _check_cards() -> void:
 		elif event[0] == "option_applied":
 			if args[0] != last.get("id") or args[1] < 0 or args[1] >= last["opcoes"].size():
 				mismatch.append("option %s for %s" % [str(args), last.get("id")])
-	_check(drawn > 0, "cards were drawn", "%d cards" % drawn)
-	_check(repeats.empty(), "no card repeated", str(repeats))
-	_check(mismatch.empty(), "options and reasons well formed", str(mismatch))
+	t.check(drawn > 0, "cards were drawn", "%d cards" % drawn)
+	t.check(repeats.empty(), "no card repeated", str(repeats))
+	t.check(mismatch.empty(), "options and reasons well formed", str(mismatch))
 
 
 func _check_ranges() -> void:
@@ -298,12 +292,12 @@ func _check_ranges() -> void:
 			var value = actors[id]["satisfaction"]
 			if value < 0 or value > 100:
 				out.append("%s=%s" % [id, str(value)])
-	_check(out.empty(), "meters and satisfactions in 0..100", str(out))
+	t.check(out.empty(), "meters and satisfactions in 0..100", str(out))
 
 
 func _check_ending() -> void:
 	if events.empty() or events[-1][0] != "match_ended":
-		_check(false, "ending consistent", "no match_ended")
+		t.check(false, "ending consistent", "no match_ended")
 		return
 	var reason: String = events[-1][1][0]
 	var ending: Dictionary = events[-1][1][1]
@@ -313,5 +307,5 @@ func _check_ending() -> void:
 		ok = int(ending["year"]) == 4 and turns == 4
 	elif reason == "catastrophe":
 		ok = ending.get("zeroed") != null and int(ending["meters"][ending["zeroed"]]) == 0
-	_check(ok, "ending consistent", "%s after %d turns: %s" % [reason, turns, str(ending)])
+	t.check(ok, "ending consistent", "%s after %d turns: %s" % [reason, turns, str(ending)])
 	print("MATCH seed=%d reason=%s cards=%d" % [seed_value, reason, int(ending["cards_played"])])

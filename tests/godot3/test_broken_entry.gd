@@ -5,11 +5,11 @@ extends SceneTree
 #     --entry=/abs/tests/godot3/fake_python_entry.gd
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 
+const Checks = preload("lib/checks.gd")
 const SorteioNode = preload("res://addons/sorteio/sorteio_node.gd")
 const MISSING := "res://addons/sorteio/python/missing_entry.py"
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 
 
 func _init() -> void:
@@ -26,37 +26,26 @@ func _run(entry: String) -> void:
 	node.bridge_mode = "python"
 	node.python_entry = entry
 	root.add_child(node)
-	node.connect("error_occurred", self, "_on_error_occurred")
-	_check(node.start_bridge() and node.is_bridge_ready(), "the stand-in entry loads", entry)
-	_check(not node.start_match(1, "padrao"), "a non-JSON answer fails the call")
-	_check(
-		errors.size() == 1 and errors[0][1] == "bridge_down",
+	node.connect("error_occurred", t, "on_error_occurred")
+	t.check(node.start_bridge() and node.is_bridge_ready(), "the stand-in entry loads", entry)
+	t.check(not node.start_match(1, "padrao"), "a non-JSON answer fails the call")
+	t.check(
+		t.errors.size() == 1 and t.errors[0][1] == "bridge_down",
 		"a non-JSON answer is bridge_down",
-		errors
+		t.errors
 	)
-	_check(errors.size() == 1 and "not JSON" in errors[0][0], "the message says so", errors)
-	errors.clear()
+	t.check(t.errors.size() == 1 and "not JSON" in t.errors[0][0], "the message says so", t.errors)
+	t.errors.clear()
 	node.python_entry = MISSING
-	_check(not node.start_bridge(), "a missing entry fails at start")
-	_check(
+	t.check(not node.start_bridge(), "a missing entry fails at start")
+	t.check(
 		node.is_bridge_failed() and MISSING in node.bridge_error,
 		"the failure names the entry",
 		node.bridge_error
 	)
 	yield(self, "idle_frame")  # the start-up failure is reported deferred
-	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "...with bridge_down", errors)
-	node.queue_free()
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([message, code])
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
+	t.check(
+		t.errors.size() == 1 and t.errors[0][1] == "bridge_down", "...with bridge_down", t.errors
 	)
+	node.queue_free()
+	t.finish(self)

@@ -5,11 +5,12 @@ extends SceneTree
 #   SORTEIO_PYTHON=/nonexistent/python3 godot3-server --path godot3/demo_project \
 #     -s "$PWD/tests/godot3/test_error_screen.gd"
 
+const Checks = preload("lib/checks.gd")
 const TIMEOUT_MS := 30000
 
+var t = Checks.new()
 var main: Node = null
 var message := ""
-var failures := 0
 var frames := -1
 var started_ms := 0
 
@@ -48,16 +49,15 @@ func _inspect() -> void:
 	var screen := PoolStringArray(texts).join("\n")
 	var card: Node = main.get_node("Margin/Columns/CardView")
 	var card_text: String = card.get_node("Box/Text").text
-	_check(not "Esperando" in screen, "no 'Esperando as regras' next to the error", card_text)
-	_check(card.get_node("Box/Title").text == "Sem as regras do sorteio", "the card says it")
-	_check("SORTEIO_PYTHON" in card_text, "the card says what to check", card_text)
+	t.check(not "Esperando" in screen, "no 'Esperando as regras' next to the error", card_text)
+	t.check(card.get_node("Box/Title").text == "Sem as regras do sorteio", "the card says it")
+	t.check("SORTEIO_PYTHON" in card_text, "the card says what to check", card_text)
 	var first_line: String = message.split("\n")[0]
-	_check(
+	t.check(
 		screen.count(first_line) == 1, "the error's message shown once", screen.count(first_line)
 	)
-	_check("bridge_down" in main.get_node("Margin/Columns/Left/HeaderView/Status").text, "header")
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
+	t.check("bridge_down" in main.get_node("Margin/Columns/Left/HeaderView/Status").text, "header")
+	t.finish(self)
 
 
 func _collect(node: Node, texts: Array) -> void:
@@ -67,11 +67,3 @@ func _collect(node: Node, texts: Array) -> void:
 		texts.append(node.text)
 	for child in node.get_children():
 		_collect(child, texts)
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)

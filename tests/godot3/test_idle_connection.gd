@@ -5,10 +5,10 @@ extends SceneTree
 #   godot3-server --path godot3/demo_project -s tests/godot3/test_idle_connection.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
+const Checks = preload("lib/checks.gd")
 const WAIT_S := 11.5  # past the server's AUTH_TIMEOUT (sorteio.bridge.server, 10 s)
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 
 
 func _init() -> void:
@@ -17,11 +17,8 @@ func _init() -> void:
 
 func _run() -> void:
 	var sorteio: Node = root.get_node("Sorteio")
-	sorteio.connect("error_occurred", self, "_on_error_occurred")
-	var deadline := OS.get_ticks_msec() + 20000
-	yield(self, "idle_frame")
-	while not sorteio.is_bridge_ready() and OS.get_ticks_msec() < deadline:
-		yield(self, "idle_frame")
+	sorteio.connect("error_occurred", t, "on_error_occurred")
+	yield(t.wait_ready(self, sorteio), "completed")
 	print("BRIDGE %s" % sorteio.bridge_kind)
 	yield(create_timer(WAIT_S), "timeout")
 	var played: bool = (
@@ -29,20 +26,9 @@ func _run() -> void:
 		and sorteio.start_turn()
 		and not sorteio.draw_next_card().empty()
 	)
-	_check(
-		played and errors.empty(), "the first call %.1f s after bridge_ready plays" % WAIT_S, errors
+	t.check(
+		played and t.errors.empty(),
+		"the first call %.1f s after bridge_ready plays" % WAIT_S,
+		t.errors
 	)
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([message, code])
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
+	t.finish(self)

@@ -5,9 +5,10 @@ extends SceneTree
 #   godot3-server --path godot3/demo_project -s tests/godot3/test_meters.gd
 # Prints "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed, 1 otherwise.
 
+const Checks = preload("lib/checks.gd")
 const TIMEOUT_MS := 30000
 
-var failures := 0
+var t = Checks.new()
 var view: Node = null
 
 
@@ -31,15 +32,15 @@ func _run() -> void:
 	var started := OS.get_ticks_msec()
 	while not sorteio.is_bridge_ready() and OS.get_ticks_msec() - started < TIMEOUT_MS:
 		yield(self, "idle_frame")
-	_check(sorteio.is_bridge_ready(), "bridge up", sorteio.bridge_kind)
+	t.check(sorteio.is_bridge_ready(), "bridge up", sorteio.bridge_kind)
 	sorteio.start_match(7, "")
 	var info: Dictionary = sorteio.deck_info
-	_check(
+	t.check(
 		int(info.get("limite_emergencia", -1)) == 10 and int(info.get("limite_medidor", -1)) == 30,
 		"the node's deck summary has the limits",
 		str(info.get("limite_emergencia")) + " " + str(info.get("limite_medidor"))
 	)
-	_check(
+	t.check(
 		view.emergency_limit == 10 and view.meter_limit == 30 and view.bar_colors().size() == 8,
 		"the view took them from match_started",
 		"%d %d %d" % [view.emergency_limit, view.meter_limit, view.bar_colors().size()]
@@ -49,10 +50,9 @@ func _run() -> void:
 	for id in shown:
 		if shown[id][1] != view.level_color(shown[id][0]):
 			wrong.append(id)
-	_check(wrong.empty(), "every bar of the match has its level's color", str(wrong))
+	t.check(wrong.empty(), "every bar of the match has its level's color", str(wrong))
 	print("BRIDGE %s" % sorteio.bridge_kind)
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
+	t.finish(self)
 
 
 # Driven through the autoload's own signals, as the node drives the view in a match.
@@ -63,7 +63,7 @@ func _check_levels(deck: Dictionary, values: Array, expected: Array, what: Strin
 	for value in values:
 		sorteio.emit_signal("option_applied", "c", 0, {"a": float(value), "b": 50.0}, {})
 		got.append(_name(view.bar_colors()["a"][1]))
-	_check(got == expected, what, "%s -> %s" % [str(values), str(got)])
+	t.check(got == expected, what, "%s -> %s" % [str(values), str(got)])
 
 
 func _name(color: Color) -> String:
@@ -74,11 +74,3 @@ func _name(color: Color) -> String:
 	if color == view.GREEN:
 		return "green"
 	return color.to_html(false)
-
-
-func _check(ok: bool, name: String, detail := "") -> void:
-	if ok:
-		print("CHECK ok %s" % name)
-	else:
-		failures += 1
-		print("CHECK FAIL %s: %s" % [name, detail])

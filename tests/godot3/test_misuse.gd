@@ -9,11 +9,11 @@ extends SceneTree
 #   godot3-server --path godot3/demo_project -s tests/godot3/test_misuse.gd
 # Prints "BRIDGE <kind>" and "CHECK ok|FAIL name: detail" lines; quits 0 when every check passed.
 
+const Checks = preload("lib/checks.gd")
 const DECK := "res://decks/padrao.json"
 const SorteioNode = preload("res://addons/sorteio/sorteio_node.gd")
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 var sorteio: Node = null
 
 
@@ -23,8 +23,8 @@ func _init() -> void:
 
 func _run() -> void:
 	sorteio = root.get_node("Sorteio")
-	sorteio.connect("error_occurred", self, "_on_error_occurred")
-	yield(_wait_ready(sorteio), "completed")
+	sorteio.connect("error_occurred", t, "on_error_occurred")
+	yield(t.wait_ready(self, sorteio), "completed")
 	print("BRIDGE %s" % sorteio.bridge_kind)
 	_test_load_state_of_a_corrupt_save()
 	_test_negative_seed()
@@ -34,33 +34,7 @@ func _run() -> void:
 		yield(_test_python_mode_without_pythonscript(), "completed")
 		yield(_test_bridge_ready_inside_a_call(false), "completed")
 		yield(_test_bridge_ready_inside_a_call(true), "completed")
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
-
-
-func _wait_ready(node: Node, timeout_ms := 20000):
-	var deadline := OS.get_ticks_msec() + timeout_ms
-	yield(self, "idle_frame")
-	while not node.is_bridge_ready() and not node.is_bridge_failed():
-		if OS.get_ticks_msec() > deadline:
-			break
-		yield(self, "idle_frame")
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([message, code])
-
-
-func _one_error(code: String) -> bool:
-	return errors.size() == 1 and errors[0][1] == code
+	t.finish(self)
 
 
 func _test_load_state_of_a_corrupt_save() -> void:
@@ -70,60 +44,60 @@ func _test_load_state_of_a_corrupt_save() -> void:
 	sorteio.start_turn()
 	var card: String = sorteio.draw_next_card().get("card_id", "")
 	for bad in [null, "not a save", [1, 2], 7]:
-		errors.clear()
+		t.errors.clear()
 		var loaded: bool = sorteio.load_state(bad)
-		_check(
-			not loaded and _one_error("bad_request"),
+		t.check(
+			not loaded and t.one_error("bad_request"),
 			"load_state(%s) refused with bad_request" % typeof(bad),
-			errors
+			t.errors
 		)
-	_check(
+	t.check(
 		sorteio.phase == "awaiting_choice" and sorteio.current_draw.get("card_id") == card,
 		"...and the match in play is kept",
 		sorteio.phase
 	)
-	errors.clear()
+	t.errors.clear()
 
 
 func _test_relative_deck_path() -> void:
 	# "decks/padrao.json" worked in the editor (its working folder is the project) and broke
 	# once exported: it is read from res://, and saved as the res:// path it names.
-	errors.clear()
+	t.errors.clear()
 	var started: bool = sorteio.start_match(4, "decks/padrao.json")
 	var saved: Dictionary = sorteio.save_state()
-	_check(
-		started and errors.empty() and saved.get("deck") == DECK,
+	t.check(
+		started and t.errors.empty() and saved.get("deck") == DECK,
 		"a relative deck path is read from res://",
-		[started, errors, saved.get("deck")]
+		[started, t.errors, saved.get("deck")]
 	)
-	_check(sorteio.load_state(saved) and errors.empty(), "...and its save loads", errors)
+	t.check(sorteio.load_state(saved) and t.errors.empty(), "...and its save loads", t.errors)
 	sorteio.print_warnings = false
-	errors.clear()
-	_check(not sorteio.start_match(-9), "with print_warnings off...")
-	_check(_one_error("bad_request"), "...error_occurred is still emitted", errors)
+	t.errors.clear()
+	t.check(not sorteio.start_match(-9), "with print_warnings off...")
+	t.check(t.one_error("bad_request"), "...error_occurred is still emitted", t.errors)
 	sorteio.print_warnings = true
-	errors.clear()
-	_check(
-		sorteio.start_match(4, "padrao") and errors.empty(),
+	t.errors.clear()
+	t.check(
+		sorteio.start_match(4, "padrao") and t.errors.empty(),
 		"a built-in deck name is still a name",
-		errors
+		t.errors
 	)
 
 
 func _test_negative_seed() -> void:
 	# -1 means "match_seed, or Python picks"; any other negative seed is a mistake, refused
 	# like a seed above 2^31 - 1, not silently replaced by a random one.
-	errors.clear()
-	_check(not sorteio.start_match(-7, DECK), "start_match(-7) refused")
-	_check(_one_error("bad_request"), "...with bad_request", errors)
-	_check(sorteio.phase == "awaiting_choice", "...and the match in play is kept", sorteio.phase)
-	errors.clear()
+	t.errors.clear()
+	t.check(not sorteio.start_match(-7, DECK), "start_match(-7) refused")
+	t.check(t.one_error("bad_request"), "...with bad_request", t.errors)
+	t.check(sorteio.phase == "awaiting_choice", "...and the match in play is kept", sorteio.phase)
+	t.errors.clear()
 	sorteio.match_seed = -3
-	_check(not sorteio.start_match(), "match_seed -3 refused", errors)
+	t.check(not sorteio.start_match(), "match_seed -3 refused", t.errors)
 	sorteio.match_seed = -1
-	errors.clear()
-	_check(sorteio.start_match(-1, DECK), "start_match(-1) still lets Python pick", errors)
-	errors.clear()
+	t.errors.clear()
+	t.check(sorteio.start_match(-1, DECK), "start_match(-1) still lets Python pick", t.errors)
+	t.errors.clear()
 
 
 func _test_second_node():
@@ -131,55 +105,57 @@ func _test_second_node():
 	# Each must have its own bridge: stopping one must not take the other's down.
 	var second: Node = SorteioNode.new()
 	second.name = "SecondSorteio"
-	second.connect("error_occurred", self, "_on_error_occurred")
+	second.connect("error_occurred", t, "on_error_occurred")
 	root.add_child(second)
 	sorteio.stop_bridge()
 	sorteio.start_bridge()  # both starting in the same frame
-	yield(_wait_ready(second), "completed")
-	yield(_wait_ready(sorteio), "completed")
-	_check(sorteio.is_bridge_ready() and second.is_bridge_ready(), "two nodes: both ready", errors)
-	_check(
+	yield(t.wait_ready(self, second), "completed")
+	yield(t.wait_ready(self, sorteio), "completed")
+	t.check(
+		sorteio.is_bridge_ready() and second.is_bridge_ready(), "two nodes: both ready", t.errors
+	)
+	t.check(
 		sorteio.start_match(1, DECK) and second.start_match(2, "curto"),
 		"...both start a match",
-		errors
+		t.errors
 	)
 	if sorteio.bridge_kind == "socket":
-		_check(
+		t.check(
 			sorteio.bridge_process_id() != second.bridge_process_id(),
 			"...each with its own server",
 			[sorteio.bridge_process_id(), second.bridge_process_id()]
 		)
 		# Which server each talks to (one port file name for both made that a race).
 		var ports := [sorteio._bridge._port, second._bridge._port]
-		_check(ports[0] != ports[1], "...each connected to its own server", ports)
+		t.check(ports[0] != ports[1], "...each connected to its own server", ports)
 	second.stop_bridge()
-	errors.clear()
-	_check(
+	t.errors.clear()
+	t.check(
 		sorteio.start_turn() and not sorteio.draw_next_card().empty(),
 		"...stopping one leaves the other playing",
-		errors
+		t.errors
 	)
-	_check(sorteio.deck_info.get("nome") != second.deck_info.get("nome"), "...its own match")
+	t.check(sorteio.deck_info.get("nome") != second.deck_info.get("nome"), "...its own match")
 	root.remove_child(second)
 	second.free()
-	errors.clear()
+	t.errors.clear()
 
 
 func _test_python_mode_without_pythonscript():
 	sorteio.bridge_mode = "python"
-	errors.clear()
-	_check(not sorteio.start_bridge(), "bridge_mode python without pythonscript fails")
+	t.errors.clear()
+	t.check(not sorteio.start_bridge(), "bridge_mode python without pythonscript fails")
 	yield(self, "idle_frame")
-	_check(
+	t.check(
 		"pythonscript" in sorteio.bridge_error and not "is not there" in sorteio.bridge_error,
 		"...saying pythonscript is not installed",
 		sorteio.bridge_error
 	)
 	sorteio.bridge_mode = "auto"
 	sorteio.start_bridge()
-	yield(_wait_ready(sorteio), "completed")
-	errors.clear()
-	_check(sorteio.start_match(3, DECK), "...and auto plays again", errors)
+	yield(t.wait_ready(self, sorteio), "completed")
+	t.errors.clear()
+	t.check(sorteio.start_match(3, DECK), "...and auto plays again", t.errors)
 
 
 func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
@@ -189,7 +165,7 @@ func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
 	# Python's. A handler that stops the bridge makes the outer call fail cleanly.
 	# A node outside the tree: no _process, so only the calls poll.
 	var node: Node = SorteioNode.new()
-	node.connect("error_occurred", self, "_on_error_occurred")
+	node.connect("error_occurred", t, "on_error_occurred")
 	var handler := "_stop_in_bridge_ready" if stop_in_handler else "_begin_in_bridge_ready"
 	node.connect("bridge_ready", self, handler, [node])
 	node.start_bridge()
@@ -198,7 +174,7 @@ func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
 	while not node.is_bridge_ready() and node.is_bridge_failed() == false:
 		if OS.get_ticks_msec() > deadline:
 			break
-		errors.clear()
+		t.errors.clear()
 		started = node.start_match(7, "curto")
 		if started:
 			break
@@ -206,23 +182,23 @@ func _test_bridge_ready_inside_a_call(stop_in_handler: bool):
 	for _i in range(2):  # what the handler does may come after the call
 		yield(self, "idle_frame")
 	if stop_in_handler:
-		_check(
+		t.check(
 			started and not node.is_bridge_ready(),
 			"a bridge_ready handler stopping the bridge: the call that brought it up is whole",
-			errors
+			t.errors
 		)
 	else:
 		var seen := [node.phase, str(node.deck_info.get("source"))]
-		errors.clear()
+		t.errors.clear()
 		var applied: bool = node.apply_option(node.current_draw.get("option_order", [0])[0])
-		_check(
+		t.check(
 			started and seen[0] == "awaiting_choice" and seen[1].ends_with("padrao.json"),
 			"a bridge_ready handler playing: the node's state is Python's",
-			[seen, errors]
+			[seen, t.errors]
 		)
-		_check(applied and errors.empty(), "...and play goes on", errors)
+		t.check(applied and t.errors.empty(), "...and play goes on", t.errors)
 	node.free()
-	errors.clear()
+	t.errors.clear()
 
 
 func _begin_in_bridge_ready(_kind: String, node: Node) -> void:

@@ -7,10 +7,10 @@ extends SceneTree
 #     --entry=res://broken_entry.py
 # Prints "BRIDGE <kind>" (the autoload's, with the real entry) and "CHECK ok|FAIL name" lines.
 
+const Checks = preload("lib/checks.gd")
 const SorteioNode = preload("res://addons/sorteio/sorteio_node.gd")
 
-var failures := 0
-var errors := []
+var t = Checks.new()
 
 
 func _init() -> void:
@@ -29,32 +29,23 @@ func _run(entry: String) -> void:
 	node.bridge_mode = "python"
 	node.python_entry = entry
 	root.add_child(node)
-	node.connect("error_occurred", self, "_on_error_occurred")
-	_check(not node.start_bridge(), "an entry whose import fails does not start", entry)
-	_check(not node.is_bridge_ready() and node.is_bridge_failed(), "...the bridge is failed")
-	_check(
+	node.connect("error_occurred", t, "on_error_occurred")
+	t.check(not node.start_bridge(), "an entry whose import fails does not start", entry)
+	t.check(not node.is_bridge_ready() and node.is_bridge_failed(), "...the bridge is failed")
+	t.check(
 		entry in node.bridge_error and "pythonscript's own Python" in node.bridge_error,
 		"...saying where sorteio must be installed",
 		node.bridge_error
 	)
-	yield(self, "idle_frame")  # start-up failures are reported deferred
-	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "...with bridge_down", errors)
-	errors.clear()
-	_check(not node.start_match(1, "padrao"), "a call then fails")
-	_check(errors.size() == 1 and errors[0][1] == "bridge_down", "...with bridge_down", errors)
+	yield(self, "idle_frame")  # start-up t.failures are reported deferred
+	t.check(
+		t.errors.size() == 1 and t.errors[0][1] == "bridge_down", "...with bridge_down", t.errors
+	)
+	t.errors.clear()
+	t.check(not node.start_match(1, "padrao"), "a call then fails")
+	t.check(
+		t.errors.size() == 1 and t.errors[0][1] == "bridge_down", "...with bridge_down", t.errors
+	)
 	root.remove_child(node)
 	node.free()
-	print("GODOT-TEST %s" % ("passed" if failures == 0 else "failed"))
-	quit(0 if failures == 0 else 1)
-
-
-func _on_error_occurred(message: String, code: String) -> void:
-	errors.append([message, code])
-
-
-func _check(ok: bool, name: String, detail = "") -> void:
-	if not ok:
-		failures += 1
-	print(
-		"CHECK %s %s%s" % ["ok" if ok else "FAIL", name, ": " + str(detail) if str(detail) else ""]
-	)
+	t.finish(self)

@@ -21,6 +21,12 @@ extends SorteioBridge
 ## "params", "reply"}, ...]}[/code]; [code]params[/code] hold what a replay checks (the
 ## [code]option[/code] of [code]choose[/code]; paths are left out).
 
+## Said after every [code]script_mismatch[/code]: what to do about it.
+const DRIFTED: String = (
+	": the game's calls drifted from the recording; record the match again "
+	+ "(SorteioNode.record_path) or make the test call what was recorded"
+)
+
 ## The exchanges still to replay, each {"method", "params", "reply"}.
 var exchanges: Array[Dictionary] = []
 ## How many requests were answered from the script so far.
@@ -49,7 +55,8 @@ static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
 	var bridge: SorteioScriptedBridge = SorteioScriptedBridge.new()
 	for exchange: Variant in recording.get("exchanges", []):
 		if exchange is Dictionary:
-			bridge.exchanges.append(exchange)
+			# JSON gave floats: the replies' whole numbers become ints once, here.
+			bridge.exchanges.append(whole_numbers_as_ints(exchange))
 	return bridge
 
 
@@ -58,7 +65,8 @@ static func from_recording(recording: Dictionary) -> SorteioScriptedBridge:
 func add_reply(
 	method: String, result: Dictionary, params: Dictionary = {}
 ) -> SorteioScriptedBridge:
-	exchanges.append({"method": method, "params": params, "reply": {"ok": true, "result": result}})
+	var reply: Dictionary = {"ok": true, "result": result.duplicate(true)}
+	exchanges.append({"method": method, "params": params, "reply": whole_numbers_as_ints(reply)})
 	return self
 
 
@@ -94,7 +102,7 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if exchanges.is_empty():
 		return error_reply(
 			"script_mismatch",
-			"the script has no reply left for '%s' (%d answered)" % [method, answered]
+			"the script has no reply left for '%s' (%d answered)%s" % [method, answered, DRIFTED]
 		)
 	var expected: Dictionary = exchanges[0]
 	var wanted: String = str(expected.get("method", ""))
@@ -102,8 +110,8 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return error_reply(
 			"script_mismatch",
 			(
-				"call %d: the script has '%s' next, the game asked '%s'"
-				% [answered + 1, wanted, method]
+				"call %d: the script has '%s' next, the game asked '%s'%s"
+				% [answered + 1, wanted, method, DRIFTED]
 			)
 		)
 	var checked: Dictionary = expected.get("params", {})
@@ -112,8 +120,8 @@ func request(method: String, params: Dictionary) -> Dictionary:
 			return error_reply(
 				"script_mismatch",
 				(
-					"call %d (%s): the script has %s=%s, the game sent %s"
-					% [answered + 1, method, key, checked[key], params.get(key)]
+					"call %d (%s): the script has %s=%s, the game sent %s%s"
+					% [answered + 1, method, key, checked[key], params.get(key), DRIFTED]
 				)
 			)
 	exchanges.pop_front()

@@ -174,7 +174,7 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	var parsed: Variant = JSON.parse_string(reply_body.get_string_from_utf8())
 	if not parsed is Dictionary:
 		return _down("the sorteio server sent a reply that is not JSON")
-	return parsed
+	return SorteioBridge.whole_numbers_as_ints(parsed)
 
 
 ## Closes the connection, stops the server child (SIGTERM first, so it removes its own files and

@@ -22,6 +22,9 @@ signal became_ready
 @warning_ignore("unused_signal")
 signal failed(message: String)
 
+# 2^53: up to here every whole number is exactly a float, so the int made of one is exact too.
+const _LARGEST_EXACT: float = 9007199254740992.0
+
 
 ## The bridge's kind as [constant SorteioNode.BRIDGE_SOCKET], [constant SorteioNode.BRIDGE_PYTHON]
 ## or "scripted".
@@ -60,6 +63,9 @@ func failure() -> String:
 ## Sends one request and returns its reply: [code]{"ok": true, "result": {...}}[/code] or
 ## [code]{"ok": false, "error": {"code": String, "message": String}}[/code] (codes in
 ## docs/protocol.md; a bridge that is down answers [code]bridge_down[/code]).
+## Its whole numbers are [int]s ([method whole_numbers_as_ints]), as Python wrote them: a bridge
+## that reads JSON (which gives floats) passes its reply through [method parse_reply] or
+## [method whole_numbers_as_ints], and the node takes it as it comes.
 ## Always call it with [code]await[/code]: a fast request (a draw) completes without waiting a
 ## frame, and a slow one (a 30,000-card deck's [code]new_match[/code]) lets frames run until
 ## its reply comes, on every bridge.
@@ -89,22 +95,38 @@ static func parse_reply(text: String) -> Dictionary:
 
 
 ## [param value] with every whole float inside it (of at most 2^53 in size, where a float is
-## exact) turned into an [int]; Dictionaries and Arrays are walked, other values kept.
+## exact) turned into an [int], in place for Dictionaries and Arrays (walked to any depth);
+## other values kept. The one place the addon does this: each bridge's reply passes through it
+## once (the in-process and socket bridges as they parse, the scripted bridge as it takes its
+## script), and [method SorteioNode.load_state] passes a save read back from JSON through it.
 static func whole_numbers_as_ints(value: Variant) -> Variant:
-	match typeof(value):
-		TYPE_FLOAT:
-			var number: float = value
-			if number == floorf(number) and absf(number) <= 9007199254740992.0:
-				return int(number)
-			return number
-		TYPE_DICTIONARY:
-			var dictionary: Dictionary = value
-			for key: Variant in dictionary:
-				dictionary[key] = whole_numbers_as_ints(dictionary[key])
-			return dictionary
-		TYPE_ARRAY:
-			var array: Array = value
-			for index: int in array.size():
-				array[index] = whole_numbers_as_ints(array[index])
-			return array
+	# Hot path (every reply, ~1.5 KB for a draw): items are handled inline, a container only
+	# recursed into, and an item written back only when it changes.
+	var value_type: int = typeof(value)
+	if value_type == TYPE_FLOAT:
+		var number: float = value
+		if number == floorf(number) and absf(number) <= _LARGEST_EXACT:
+			return int(number)
+	elif value_type == TYPE_DICTIONARY:
+		var dictionary: Dictionary = value
+		for key: Variant in dictionary:
+			var item: Variant = dictionary[key]
+			var item_type: int = typeof(item)
+			if item_type == TYPE_FLOAT:
+				var number: float = item
+				if number == floorf(number) and absf(number) <= _LARGEST_EXACT:
+					dictionary[key] = int(number)
+			elif item_type == TYPE_DICTIONARY or item_type == TYPE_ARRAY:
+				whole_numbers_as_ints(item)
+	elif value_type == TYPE_ARRAY:
+		var array: Array = value
+		for at: int in array.size():
+			var item: Variant = array[at]
+			var item_type: int = typeof(item)
+			if item_type == TYPE_FLOAT:
+				var number: float = item
+				if number == floorf(number) and absf(number) <= _LARGEST_EXACT:
+					array[at] = int(number)
+			elif item_type == TYPE_DICTIONARY or item_type == TYPE_ARRAY:
+				whole_numbers_as_ints(item)
 	return value

@@ -4,6 +4,12 @@ extends RefCounted
 
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
+## The Python GDExtension's configuration: present when a project installed it.
+const PYTHON_EXTENSION := "res://addons/godot-python-extension/python.gdextension"
+## The file that makes the extension import the addon's Python side (the project's root).
+const PYEXTENSION := "res://sorteio.pyextension"
+## The class the addon's Python side registers.
+const PYTHON_CLASS := "SorteioPython"
 
 
 ## The bridge [param node]'s [member SorteioNode.bridge_mode] names ([constant
@@ -41,6 +47,40 @@ static func python_bridge_available() -> bool:
 		if method["name"] == "available":
 			return bool(script.call("available"))
 	return true
+
+
+## What to add to a failure of [param made] when [constant SorteioNode.BRIDGE_AUTO] chose it
+## over an in-process bridge that is installed in the project but not usable here (its missing
+## piece, often [code]res://sorteio.pyextension[/code], is then what to fix); "" otherwise.
+static func fallback_note(node: SorteioNode, made: SorteioBridge) -> String:
+	if node.bridge_mode != SorteioNode.BRIDGE_AUTO or made.kind() != SorteioNode.BRIDGE_SOCKET:
+		return ""
+	if not FileAccess.file_exists(PYTHON_EXTENSION) and not FileAccess.file_exists(PYEXTENSION):
+		return ""  # no in-process bridge installed: the socket bridge is the plan, not a fallback
+	return (
+		". bridge_mode auto used the socket bridge because the in-process bridge is not "
+		+ "usable here: %s" % _in_process_problem()
+	)
+
+
+static func _in_process_problem() -> String:
+	# The in-process bridge's own words where it has them (its script is another part of the
+	# addon, shipped with the extension: read, not changed).
+	if ClassDB.class_exists(PYTHON_CLASS):
+		var probe: Object = ClassDB.instantiate(PYTHON_CLASS)
+		var problem: String = str(probe.call("problem")) if probe != null else ""
+		if problem != "":
+			return (
+				problem
+				+ "; install sorteio into the extension's own Python "
+				+ "(addons/sorteio/docs/in_process.md)"
+			)
+	var script: GDScript = _python_bridge_script()
+	if script != null:
+		var bridge: Object = script.new()
+		if bridge.has_method("_not_registered"):
+			return str(bridge.call("_not_registered"))
+	return "%s is missing (addons/sorteio/docs/in_process.md)" % SorteioNode.PYTHON_BRIDGE_PATH
 
 
 static func _python_bridge_script() -> GDScript:

@@ -6,11 +6,14 @@ extends Node
 # - "python": in-process, when the pythonscript addon (godot-python) is installed;
 # - "socket": a `python -m sorteio.bridge.server` child on 127.0.0.1 (the default otherwise).
 # Every call returns at once with its result and emits the matching signal after this node's
-# state (year, slot, phase, meters, actors, current_draw, ending) is updated. Anything the Python
-# side rejects, and a bridge that is down, emits `error_occurred` instead. See README.md.
+# state (year, slot, phase, meters, actors, current_draw, current_card, ending) is updated.
+# Anything the Python side rejects, and a bridge that is down, emits `error_occurred` instead
+# (code: one of the CODE_* constants). A call made before the bridge is up (in _ready) waits for
+# it, on every bridge. Names and meanings follow the Godot 4 addon's SorteioNode wherever Godot 3
+# allows (docs/reference.md, "Moving to Godot 4").
 
-# The bridge is up ("socket" or "python"). A call made before it fails at once with
-# error_occurred(..., "bridge_not_ready"): start the match from this signal (or is_bridge_ready()).
+# The bridge is up: BRIDGE_SOCKET, BRIDGE_PYTHON or BRIDGE_SCRIPTED. A call made before it waits
+# for the bridge (blocking, up to startup_timeout_ms) instead of failing.
 signal bridge_ready(kind)
 # A match began: seed (int), deck summary (names of meters, actors, levels), snapshot.
 signal match_started(match_seed, deck, snapshot)
@@ -24,9 +27,16 @@ signal turn_started(year, mandatory)
 # with the deck's names, made by Python's sorteio.wording), option_order (Array of option
 # indexes in display order, GDD 05 §3.4: show card.opcoes[option_order[0]] first).
 signal card_drawn(card, slot, reason, option_order)
+# The same draw as a typed SorteioCard (id, title, text, mode_name, options with their effects,
+# reason, year, slot): what Godot 4's card_drawn(card) hands the game. Emitted right after
+# card_drawn; connect one of the two.
+signal typed_card_drawn(card)
 # The player's option was applied: card id, option index (into card.opcoes), meters {id: value},
 # actors {id: {"satisfaction", "level"}}.
 signal option_applied(card_id, option, meters, actors)
+# The same choice typed, as Godot 4's option_applied: the SorteioCard, the SorteioOption applied,
+# meters, actors. Emitted right after option_applied.
+signal typed_option_applied(card, option, meters, actors)
 # A turn closed: year, number of cards, short (true when cards ran out), meters at the closing.
 signal turn_ended(year, cards, short, meters)
 # The match is over: reason ("catastrophe" or "end_of_mandate"; "short": true in the ending
@@ -35,11 +45,80 @@ signal turn_ended(year, cards, short, meters)
 signal match_ended(reason, ending)
 # A saved state was loaded: snapshot, and the drawn card awaiting a choice (Dictionary or {}).
 signal state_loaded(snapshot, pending)
-# The Python side refused a call, or the bridge is down: message, code (see README.md).
+# The match in play is gone: the bridge died or was restarted (a new Python side holds no
+# match). phase is PHASE_LOST. When the bridge died, start_bridge() again first; then
+# load_state() a save or start_match() a new one.
+signal match_lost(message)
+# The Python side refused a call, or the bridge is down: message, code (a CODE_* constant).
 signal error_occurred(message, code)
+
+# No match (none started, or abandoned).
+const PHASE_NONE := ""
+# Between turns: start_turn() (or advance()) opens the next year.
+const PHASE_TURN_START := "turn_start"
+# Within a turn, between two cards: draw_next_card() (or advance()).
+const PHASE_DRAWING := "drawing"
+# A card is on the table (current_card): choose_side() or apply_option().
+const PHASE_AWAITING_CHOICE := "awaiting_choice"
+# The match is over (ending).
+const PHASE_ENDED := "ended"
+# The match was lost with its bridge (match_lost).
+const PHASE_LOST := "lost"
+
+# bridge_mode: the in-process bridge when pythonscript is installed, else the socket bridge.
+const BRIDGE_AUTO := "auto"
+# A `python -m sorteio.bridge.server` child (or the frozen server shipped beside the game).
+const BRIDGE_SOCKET := "socket"
+# In-process, through pythonscript (godot-python).
+const BRIDGE_PYTHON := "python"
+# The test double replaying scripted or recorded replies (bridges/scripted_bridge.gd).
+const BRIDGE_SCRIPTED := "scripted"
+
+# A meter reached 0 (GDD 06: catastrophe).
+const END_CATASTROPHE := "catastrophe"
+# Year 4 closed.
+const END_OF_MANDATE := "end_of_mandate"
+
+# Sides for choose_side(): Godot 4's Side values, which are Godot 3's MARGIN_* values.
+const SIDE_LEFT := 0
+const SIDE_TOP := 1
+const SIDE_RIGHT := 2
+const SIDE_BOTTOM := 3
+
+# Bad arguments (a seed out of range, a save that is not one, a side the card lacks).
+const CODE_BAD_REQUEST := "bad_request"
+# The deck file: missing, unreadable, or invalid (file, card id and field named).
+const CODE_DECK_ERROR := "deck_error"
+# The rules refused: wrong phase, bad option index, a save of another deck.
+const CODE_RULE_ERROR := "rule_error"
+# Nothing started or loaded.
+const CODE_NO_MATCH := "no_match"
+# Godot 4's start_match() refuses with it while a match is in play; the Godot 3 node keeps
+# starting the new match (with a warning) and never sends it.
+const CODE_MATCH_IN_PROGRESS := "match_in_progress"
+# A call about a match that was lost with its bridge (match_lost).
+const CODE_MATCH_LOST := "match_lost"
+# The bridge is down: never up, failed, or its server died.
+const CODE_BRIDGE_DOWN := "bridge_down"
+# Sent before 0.2.0 to a call made before bridge_ready; calls now wait for the bridge.
+const CODE_BRIDGE_NOT_READY := "bridge_not_ready"
+# A slow request took longer than request_timeout_ms; nothing changed.
+const CODE_TIMEOUT := "timeout"
+# A bug on the Python side (reported, not fatal).
+const CODE_INTERNAL_ERROR := "internal_error"
+# The scripted bridge got a call its script does not have next.
+const CODE_SCRIPT_MISMATCH := "script_mismatch"
+# The format of record_path files (shared with the Godot 4 addon's scripted bridge).
+const RECORDING_FORMAT := "sorteio-recording/1"
 
 const SocketBridge = preload("res://addons/sorteio/bridges/socket_bridge.gd")
 const PythonBridge = preload("res://addons/sorteio/bridges/python_bridge.gd")
+# Preloaded, so the node holds them: a script only load()ed is dropped from Godot's cache once
+# its last card is freed and read and compiled again for the next draw (measured: a draw took
+# ~4 ms instead of ~0.6 ms). The test double is loaded when a test asks for it.
+const Card = preload("res://addons/sorteio/sorteio_card.gd")
+const Option = preload("res://addons/sorteio/sorteio_option.gd")
+const SCRIPTED_BRIDGE := "res://addons/sorteio/bridges/scripted_bridge.gd"
 # Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
 # still runs.
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
@@ -54,8 +133,9 @@ export(String, FILE, "*.json") var deck_path := ""
 export(Resource) var deck_resource: Resource = null
 # Seed of the next match; -1 lets Python pick one (reported by match_started).
 export var match_seed := -1
-# "auto" (python when pythonscript is installed, else socket), "socket" or "python".
-export(String, "auto", "socket", "python") var bridge_mode := "auto"
+# BRIDGE_AUTO (python when pythonscript is installed, else socket), BRIDGE_SOCKET,
+# BRIDGE_PYTHON or BRIDGE_SCRIPTED (replays scripted_replies, no Python).
+export(String, "auto", "socket", "python", "scripted") var bridge_mode := "auto"
 # Start the bridge on the first frame, after the main scene's _ready ran (so settings made there
 # apply), or at the first call, whichever comes first. Off: call start_bridge() yourself.
 export var autostart_bridge := true
@@ -71,6 +151,12 @@ export(String, FILE) var python_entry := "res://addons/sorteio/python/sorteio_py
 # Each error_occurred is also printed with push_warning (the Debugger's Errors tab); a game that
 # shows errors its own way turns this off. The signal is emitted either way.
 export var print_warnings := true
+# The recording (JSON) the BRIDGE_SCRIPTED bridge replays.
+export(String, FILE, "*.json") var scripted_replies := ""
+# When set, every request of a match and its reply are written to this JSON file (user:// or
+# absolute path), which the scripted bridge replays: record a real match once, replay it in
+# tests with no Python.
+export var record_path := ""
 export var startup_timeout_ms := 15000
 export var request_timeout_ms := 5000
 
@@ -81,10 +167,15 @@ var meters := {}
 var actors := {}
 var deck_info := {}
 var current_draw := {}
+# The card awaiting a choice as a SorteioCard, or null (Godot 4's current_card).
+var current_card: Reference = null
 var ending := {}
 var bridge_kind := ""
 # Why the bridge failed (start-up or later), "" while it has not failed.
 var bridge_error := ""
+# The message and code of the last error_occurred.
+var last_error := ""
+var last_error_code := ""
 
 var _bridge = null
 # The in-process bridge's script, kept from one bridge to the next (see python_bridge.gd).
@@ -95,6 +186,10 @@ var _autostart_pending := false
 var _deck_given := ""
 var _announced := false
 var _ending_announced := false
+var _mode_names := {}
+var _recorded := []
+# Why the match was lost (match_lost's message), named again by every call about it.
+var _lost_reason := ""
 
 
 func _ready() -> void:
@@ -118,16 +213,17 @@ func _process(_delta: float) -> void:
 	elif _bridge.has_failed():
 		set_process(false)
 		bridge_error = _bridge_failure()
-		_report(bridge_error, "bridge_down")
+		_report(bridge_error, CODE_BRIDGE_DOWN)
+		_lose_match_if_in_play(bridge_error)
 
 
 func _exit_tree() -> void:
-	stop_bridge()
+	_close_bridge()
 
 
 func _notification(what: int) -> void:
 	if what == NOTIFICATION_WM_QUIT_REQUEST or what == NOTIFICATION_PREDELETE:
-		stop_bridge()
+		_close_bridge()
 
 
 # -- bridge -----------------------------------------------------------------------------------
@@ -135,28 +231,55 @@ func _notification(what: int) -> void:
 
 func start_bridge() -> bool:
 	# Start the bridge without blocking; bridge_ready (or error_occurred) follows. A failure to
-	# start is reported deferred (is_bridge_failed() says so at once).
+	# start is reported deferred (is_bridge_failed() says so at once). A match in play is lost
+	# (match_lost): the new Python side holds none.
 	_autostart_pending = false
-	stop_bridge()
+	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
+	_close_bridge()
 	bridge_error = ""
 	var mode := bridge_mode
+	if mode == BRIDGE_SCRIPTED:
+		var scripted = load(SCRIPTED_BRIDGE).from_file(scripted_replies)
+		if scripted == null:
+			bridge_error = "cannot read the scripted replies '%s'" % scripted_replies
+			call_deferred("_report", bridge_error, CODE_BRIDGE_DOWN)
+			return false
+		return use_bridge(scripted)
 	if mode == "auto":
 		mode = "python" if PythonBridge.available() else "socket"
 		var gdnlib := PythonBridge.unregistered_gdnlib()
 		if gdnlib != "" and print_warnings:
 			# Not an error (the socket bridge may well serve), but never a silent fall-back.
 			push_warning("sorteio: using the socket bridge; " + PythonBridge.enable_hint(gdnlib))
-	if mode == "python":
-		_bridge = PythonBridge.new()
-		_bridge.entry = python_entry
-		_bridge.entry_script = _python_script
-		if not _bridge.start_in(self):
-			return _bridge_failed()
-		_python_script = _bridge.entry_script
-	else:
-		_bridge = _make_socket_bridge()
-		if not _bridge.start():
-			return _bridge_failed()
+	if mode != "python":
+		return _begin(_make_socket_bridge())
+	var python = PythonBridge.new()
+	python.entry = python_entry
+	python.entry_script = _python_script
+	if not _begin(python):
+		return false
+	_python_script = python.entry_script
+	return true
+
+
+func use_bridge(bridge: Reference) -> bool:
+	# Use `bridge` (e.g. a SorteioScriptedBridge in a game's tests) instead of the one
+	# bridge_mode names, starting it as start_bridge() does. It needs the bridges' methods:
+	# start() (or start_in(node)), poll, wait_ready, is_ready, has_failed, request, close, kind,
+	# last_error.
+	_autostart_pending = false
+	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
+	_close_bridge()
+	bridge_error = ""
+	return _begin(bridge)
+
+
+func _begin(bridge: Reference) -> bool:
+	# Start `bridge` as the node's bridge; false (reported deferred) when it cannot begin.
+	_bridge = bridge
+	var started: bool = bridge.start_in(self) if bridge.has_method("start_in") else bridge.start()
+	if not started:
+		return _bridge_failed()
 	bridge_kind = _bridge.kind()
 	_announced = false
 	set_process(true)
@@ -182,6 +305,12 @@ func bridge_process_id() -> int:
 
 
 func stop_bridge() -> void:
+	# Close the bridge (the socket server stops; also done on exit). A match in play is lost.
+	_lose_match_if_in_play("the bridge was stopped")
+	_close_bridge()
+
+
+func _close_bridge() -> void:
 	if _bridge != null:
 		_bridge.close()
 		_bridge = null
@@ -192,12 +321,14 @@ func stop_bridge() -> void:
 
 
 func start_match(new_seed: int = -1, deck: String = "") -> bool:
-	# Begin a match with `deck` (default: deck_path) and `new_seed` (default: match_seed).
+	# Begin a match with `deck` (default: deck_resource, then deck_path) and `new_seed`
+	# (default: match_seed). A match still in play is dropped, as before 0.2.0, with a warning:
+	# call abandon_match() first (Godot 4 refuses with CODE_MATCH_IN_PROGRESS instead).
 	var given := _resolved_deck(deck if deck != "" else deck_path)
 	var chosen := new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
-		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, "bad_request")
+		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
 		return false
 	var params := {}
 	if deck == "" and deck_resource != null:
@@ -207,21 +338,40 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 		params["deck"] = _deck_for_python(given)
 	if chosen >= 0:
 		params["seed"] = chosen
+	var dropped := is_match_in_play()
+	var was := "year %d, phase '%s'" % [year, phase]
 	var result = _call("new_match", params)
 	if result == null:
 		return false
+	if dropped and print_warnings:
+		push_warning(
+			(
+				(
+					"sorteio: start_match() dropped the match in play (%s): call abandon_match() "
+					+ "first (Godot 4's node refuses with match_in_progress)"
+				)
+				% was
+			)
+		)
+	_clear_match()
 	_deck_given = given
-	deck_info = result["deck"]
-	current_draw = {}
-	ending = {}
-	_ending_announced = false
+	_take_deck(result["deck"])
 	_take(result["snapshot"])
 	emit_signal("match_started", int(result["seed"]), deck_info, result["snapshot"])
 	return true
 
 
+func abandon_match() -> void:
+	# Drop the match in play on the game's side (a restart): phase becomes PHASE_NONE and
+	# start_match() is quiet again. Nothing is asked of Python; the next match replaces it there.
+	_clear_match()
+	phase = PHASE_NONE
+
+
 func start_turn() -> bool:
 	# Open the next turn (year); turn_started lists its mandatory cards.
+	if not _match_usable():
+		return false
 	var result = _call("start_turn", {})
 	if result == null:
 		return false
@@ -232,8 +382,11 @@ func start_turn() -> bool:
 
 
 func draw_next_card() -> Dictionary:
-	# Draw the next card of the turn. Returns the draw ({} when the turn is over or on error).
-	# The turn's end emits turn_ended (and match_ended after year 4).
+	# Draw the next card of the turn. Returns the draw ({} when the turn is over or on error):
+	# {card_id, card, slot, year, reason, option_order}; current_card holds it typed. The turn's
+	# end emits turn_ended (and match_ended after year 4).
+	if not _match_usable():
+		return {}
 	var result = _call("draw", {})
 	if result == null:
 		return {}
@@ -241,6 +394,7 @@ func draw_next_card() -> Dictionary:
 	var draw = result["draw"]
 	if draw == null:
 		current_draw = {}
+		current_card = null
 		var end: Dictionary = result["turn_end"]
 		_take_ending(result["ending"])
 		emit_signal(
@@ -248,29 +402,80 @@ func draw_next_card() -> Dictionary:
 		)
 		_announce_ending()
 		return {}
-	draw["slot"] = int(draw["slot"])
-	draw["option_order"] = _ints(draw["option_order"])
-	current_draw = draw
-	emit_signal("card_drawn", draw["card"], draw["slot"], draw["reason"], draw["option_order"])
+	_take_draw(draw)
+	_emit_card()
 	return draw
 
 
+func advance() -> Reference:
+	# Move the match on to the next card awaiting a choice and return it (a SorteioCard): draws
+	# the next card, or when the turn closed opens the next year and draws its first (the turn
+	# and match signals come on the way). With a card already on the table (after load_state)
+	# it hands that card again, emitting card_drawn and typed_card_drawn, without drawing.
+	# Returns null when the match ended (or was over already) and on an error.
+	if phase == PHASE_ENDED or not _match_usable():
+		return null
+	if phase == PHASE_AWAITING_CHOICE and current_card != null:
+		_emit_card()
+		return current_card
+	# At most one closed turn per year on the way (a year may close with no card left).
+	for _step in range(8):
+		if phase == PHASE_TURN_START and not start_turn():
+			return null
+		draw_next_card()
+		if current_card != null or phase != PHASE_TURN_START:
+			return current_card  # a card, or the end (PHASE_ENDED), or an error (null)
+	return null
+
+
+func choose_side(side: int) -> bool:
+	# Apply the option shown on `side` of the card on the table: SIDE_LEFT (or SIDE_TOP; Godot
+	# 3's MARGIN_LEFT / MARGIN_TOP) is the first in display order, SIDE_RIGHT (or SIDE_BOTTOM)
+	# the second (GDD 05 §3.4: the sides are drawn with the card). Emits option_applied (and
+	# match_ended on a catastrophe). A side the card lacks: bad_request, nothing applied.
+	if not _match_usable():
+		return false
+	if current_card == null:
+		_report("no card awaits a choice (phase '%s'): advance() first" % phase, CODE_RULE_ERROR)
+		return false
+	var option = current_card.option_on(side)
+	if option == null:
+		_report(
+			(
+				"card %s has no option on side %d (it has %d option(s))"
+				% [current_card.id, side, current_card.options.size()]
+			),
+			CODE_BAD_REQUEST
+		)
+		return false
+	return apply_option(option.index)
+
+
 func apply_option(option: int) -> bool:
-	# Apply option `option` (an index into the card's opcoes, not the display position).
+	# Apply option `option` (an index into the card's opcoes, not the display position; see
+	# choose_side).
+	if not _match_usable():
+		return false
+	var card = current_card
 	var result = _call("choose", {"option": option})
 	if result == null:
 		return false
 	_take(result["snapshot"])
 	current_draw = {}
+	current_card = null
 	_take_ending(result["ending"])
 	var choice: Dictionary = result["choice"]
+	var meters_after: Dictionary = choice["meters"]
+	var actors_after: Dictionary = choice["actors"]
 	emit_signal(
-		"option_applied",
-		choice["card_id"],
-		int(choice["option"]),
-		choice["meters"],
-		choice["actors"]
+		"option_applied", choice["card_id"], int(choice["option"]), meters_after, actors_after
 	)
+	var chosen = null
+	if card != null and option >= 0 and option < card.options.size():
+		chosen = card.options[option]
+	else:
+		chosen = Option.from_dictionary({}, option, -1)
+	emit_signal("typed_option_applied", card, chosen, meters_after, actors_after)
 	_announce_ending()
 	return true
 
@@ -279,6 +484,8 @@ func save_state() -> Dictionary:
 	# The whole match (RNG included) as a JSON-safe Dictionary; {} on error.
 	# "deck" is the deck as the game named it (not Python's absolute path); load_state resolves
 	# it again, and the engine state's deck fingerprint still refuses a different deck.
+	if not _match_usable():
+		return {}
 	var result = _call("save", {})
 	if result == null:
 		return {}
@@ -288,13 +495,14 @@ func save_state() -> Dictionary:
 
 
 func load_state(state) -> bool:
-	# Restore a match saved by save_state(); it continues exactly, mid-turn too. Untyped: what a
-	# corrupt save file parses to (null, text, an Array) is refused with bad_request, not a
-	# SCRIPT ERROR in the caller; the match in play is kept.
+	# Restore a match saved by save_state(); it continues exactly, mid-turn too (then advance()
+	# hands the pending card again). Untyped: what a corrupt save file parses to (null, text, an
+	# Array) is refused with bad_request, not a SCRIPT ERROR in the caller; the match in play is
+	# kept.
 	if typeof(state) != TYPE_DICTIONARY:
 		_report(
 			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
-			"bad_request"
+			CODE_BAD_REQUEST
 		)
 		return false
 	var given = state.get("deck", "")
@@ -306,24 +514,26 @@ func load_state(state) -> bool:
 	var result = _call("load", {"state": sent})
 	if result == null:
 		return false
+	_clear_match()
 	_deck_given = given if typeof(given) == TYPE_STRING else ""
-	deck_info = result["deck"]
+	_take_deck(result["deck"])
 	_take(result["snapshot"])
-	ending = {}
 	_take_ending(result["ending"])
 	_ending_announced = not ending.empty()  # an ended match loads as ended, announced once
 	var pending = result["pending"]
-	current_draw = {}
 	if pending != null:
-		pending["slot"] = int(pending["slot"])
-		pending["option_order"] = _ints(pending["option_order"])
-		current_draw = pending
+		_take_draw(pending)
 	emit_signal("state_loaded", result["snapshot"], current_draw)
 	return true
 
 
 func is_match_over() -> bool:
-	return phase == "ended"
+	return phase == PHASE_ENDED
+
+
+func is_match_in_play() -> bool:
+	# True while a match is in play (not none, ended or lost).
+	return phase in [PHASE_TURN_START, PHASE_DRAWING, PHASE_AWAITING_CHOICE]
 
 
 # -- internals ------------------------------------------------------------------------------
@@ -424,7 +634,7 @@ func _bridge_failed() -> bool:
 	_bridge.close()
 	_bridge = null
 	# Deferred: this may run in the first frame, before the game connected error_occurred.
-	call_deferred("_report", bridge_error, "bridge_down")
+	call_deferred("_report", bridge_error, CODE_BRIDGE_DOWN)
 	return false
 
 
@@ -442,17 +652,22 @@ func _call(method: String, params: Dictionary):
 		var why := "the sorteio bridge is not running (start_bridge() first)"
 		if bridge_error != "":
 			why = "the sorteio bridge failed: " + bridge_error
-		_report(why, "bridge_down")
+		_report(why, CODE_BRIDGE_DOWN)
 		return null
 	if not _bridge.is_ready() and not _bridge.has_failed():
-		_bridge.poll()  # one non-blocking step; never wait for the start-up here
-		if not _bridge.is_ready() and not _bridge.has_failed():
-			_report(
-				"bridge not ready: %s called before bridge_ready (wait for that signal)" % method,
-				"bridge_not_ready"
-			)
-			return null
+		# A call before bridge_ready (in _ready): wait for the start-up, as the in-process bridge
+		# (ready at once) would have served it. Godot 3 calls are not coroutines, so this blocks
+		# the frame until the server answers (startup_timeout_ms at most).
+		_bridge.wait_ready()
+	if _bridge.has_failed() and not _bridge.is_ready():
+		bridge_error = _bridge_failure()
+		set_process(false)  # reported here; _process must not report it again
+		_report(bridge_error, CODE_BRIDGE_DOWN)
+		_lose_match_if_in_play(bridge_error)
+		return null
 	var reply: Dictionary = _bridge.request(method, params)
+	if record_path != "":
+		_record(method, params, reply)
 	if not _announced and _bridge.is_ready():
 		# This call brought the bridge up: bridge_ready goes out after it returns. Emitted here,
 		# a handler's own calls (the README's _begin starts a match) ran inside this call, whose
@@ -460,17 +675,38 @@ func _call(method: String, params: Dictionary):
 		_announced = true
 		set_process(false)
 		call_deferred("emit_signal", "bridge_ready", bridge_kind)
-	if _bridge.has_failed():
+	var failed: bool = _bridge.has_failed()
+	if failed:
 		bridge_error = _bridge_failure()
 		set_process(false)  # this call reports the failure; _process must not report it again
 	if reply.get("ok", false):
 		return reply["result"]
 	var error: Dictionary = reply.get("error", {})
 	_report(str(error.get("message", "unknown error")), str(error.get("code", "unknown")))
+	if failed:
+		_lose_match_if_in_play(bridge_error)
 	return null
 
 
+func _record(method: String, params: Dictionary, reply: Dictionary) -> void:
+	# Paths (the deck, a save's deck) stay out: a recording replays on any machine.
+	var kept: Dictionary = params.duplicate()
+	kept.erase("deck")
+	kept.erase("state")
+	_recorded.append({"method": method, "params": kept, "reply": reply})
+	var path := record_path
+	if path.begins_with("res://") or path.begins_with("user://"):
+		path = ProjectSettings.globalize_path(path)
+	var file := File.new()
+	if file.open(path, File.WRITE) != OK:
+		return
+	file.store_string(JSON.print({"format": RECORDING_FORMAT, "exchanges": _recorded}, "\t"))
+	file.close()
+
+
 func _report(message: String, code: String) -> void:
+	last_error = message
+	last_error_code = code
 	if print_warnings:
 		push_warning("sorteio: %s (%s)" % [message, code])
 	emit_signal("error_occurred", message, code)
@@ -482,6 +718,70 @@ func _take(snapshot: Dictionary) -> void:
 	phase = str(snapshot["phase"])
 	meters = snapshot["meters"]
 	actors = snapshot["actors"]
+
+
+func _take_deck(summary: Dictionary) -> void:
+	deck_info = summary
+	_mode_names = {}
+	for mode in summary.get("modos", []):
+		_mode_names[mode["id"]] = mode["nome"]
+
+
+func _take_draw(draw: Dictionary) -> void:
+	# The draw as the node keeps it: ints where Godot 3's JSON gave floats, the year added.
+	draw["slot"] = int(draw["slot"])
+	draw["year"] = year
+	draw["option_order"] = _ints(draw["option_order"])
+	current_draw = draw
+	current_card = Card.from_draw(draw, _mode_names, year)
+
+
+func _emit_card() -> void:
+	emit_signal(
+		"card_drawn",
+		current_draw["card"],
+		current_draw["slot"],
+		current_draw["reason"],
+		current_draw["option_order"]
+	)
+	emit_signal("typed_card_drawn", current_card)
+
+
+func _clear_match() -> void:
+	year = 0
+	slot = 0
+	meters = {}
+	actors = {}
+	current_draw = {}
+	current_card = null
+	ending = {}
+	_ending_announced = false
+
+
+func _match_usable() -> bool:
+	# Calls about a match say at once when it was lost (Python would only say "no match").
+	if phase != PHASE_LOST:
+		return true
+	_report(
+		(
+			(
+				"the match was lost with its bridge (%s): start_bridge() if it is down, then "
+				+ "load_state() a save or start_match()"
+			)
+			% _lost_reason
+		),
+		CODE_MATCH_LOST
+	)
+	return false
+
+
+func _lose_match_if_in_play(message: String) -> void:
+	if not is_match_in_play():
+		return
+	_clear_match()
+	phase = PHASE_LOST
+	_lost_reason = message
+	emit_signal("match_lost", message)
 
 
 func _take_ending(value) -> void:

@@ -6,10 +6,12 @@ interval (GDD 06 §7's 4-point band around the baseline), draw frequency per car
 the meters at each year's closing.
 
 Drawing is most of a report's cost (issue 16: 2.5 s of CPU for the §7 sweep's five plots as PNG,
-0.7 s as drawn here), so the plots are vector figures drawn once: ``matplotlib.figure.Figure``
+~0.6 s as drawn here), so the plots are vector figures drawn once: ``matplotlib.figure.Figure``
 without pyplot or a raster backend, SVG with its text kept as text (no glyph outlines, no PNG
 compression), and margins set in inches instead of ``bbox_inches="tight"`` (which lays every
-figure out twice). ``benchmarks/bench_report.py`` prints the breakdown.
+figure out twice). What is left is mostly axes and ticks (each costs more than what it shows):
+the meters share one axes per 8, the card bars are one collection with their ids as text.
+``benchmarks/bench_report.py`` prints the breakdown.
 """
 
 import base64
@@ -279,10 +281,11 @@ def plot_mandatory(sweep: SweepResult) -> str:
             ax.set_xlabel(name)
             if base is not None:
                 ax.axhline(base.mandatory_per_turn, color="grey", lw=1, label="baseline")
-            ax.legend(fontsize=7)
         ax.set_ylabel("mandatory slots per turn")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
+    if names[0] is not None:  # one legend serves every panel (as in plot_rates)
+        axes[0][0].legend(fontsize=7)
     return _svg(fig)
 
 
@@ -302,7 +305,13 @@ def _empty(fig, ax, text: str) -> str:
 
 
 def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
+    """Draws per match of each playable card (bars coloured by mode), labelled with the card ids.
+
+    The bars are one ``PolyCollection`` and the ids plain text under the axes, not ``ax.bar``
+    and tick labels: a deck has ~100 cards, and a bar patch and a tick each cost more than the
+    shape or the text they draw (the two were half of this figure's CPU, issue 16)."""
     import matplotlib
+    from matplotlib.collections import PolyCollection
     from matplotlib.patches import Rectangle
 
     names = _names(names)
@@ -322,11 +331,18 @@ def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
         return _empty(fig, ax, "no playable card")
     fig.set_figheight(3.2 + _label_inches(labels, size))
     _margins(fig, left=0.6, right=0.15, bottom=0.2 + _label_inches(labels, size), top=0.1)
-    ax.bar(range(len(cards)), [freq[c] for c in cards], color=colours)
-    ax.set_xticks(range(len(cards)))
-    ax.set_xticklabels(labels, rotation=90, fontsize=size)
-    ax.set_ylabel("draws per match")
+    heights = [freq[c] for c in cards]
+    ax.add_collection(PolyCollection(
+        [[(i - 0.4, 0.0), (i - 0.4, h), (i + 0.4, h), (i + 0.4, 0.0)]
+         for i, h in enumerate(heights)], facecolors=colours, linewidths=0))
     ax.set_xlim(-1, len(cards))
+    ax.set_ylim(0, 1.05 * max(heights) or 1.0)
+    ax.tick_params(axis="x", bottom=False, labelbottom=False)
+    under = ax.get_xaxis_transform()  # x in cards, y in axes fractions
+    for i, label in enumerate(labels):
+        ax.text(i, -0.015, label, rotation=90, ha="center", va="top", fontsize=size,
+                transform=under)
+    ax.set_ylabel("draws per match")
     handles = [Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
     ax.legend(handles, [_plain(m) for m in order], fontsize=6, ncol=min(5, len(order)),
               loc="upper right")
@@ -365,34 +381,57 @@ def plot_modes(sweep: SweepResult, names: Optional[Names] = None) -> str:
     return _svg(fig)
 
 
+METERS_PER_ROW = 8
+
+
 def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
                       names: Optional[Names] = None) -> str:
+    """Meters at each year's closing (mean ± 1 sd; year 0 is the deck's starting value), with
+    the meter limit (§3.3.3) and the emergency limit (§3.3.1) dashed.
+
+    Up to ``METERS_PER_ROW`` meters share one axes, side by side, each in its own block of
+    years: an axes and its ticks are most of a figure's cost (one axes per meter was 8 of the
+    report's 16 axes, issue 16), and one shared 0-100 scale reads the same."""
     names = _names(names)
     traj = result.trajectories()
     meters = list(traj)
-    cols = 4
-    rows = max(1, math.ceil(len(meters) / cols))
-    fig, axes = _figure(3.0 * cols, 2.4 * rows, nrows=rows, ncols=cols, sharex=True,
-                        sharey=True)
-    _margins(fig, left=0.9, bottom=0.6, top=0.3, wspace=0.08, hspace=0.3)
+    rows = max(1, math.ceil(len(meters) / METERS_PER_ROW))
+    width = max(len(meters[:METERS_PER_ROW]), 1)
+    fig, axes = _figure(max(6.0, 1.45 * width + 1.0), 2.6 * rows, nrows=rows)
+    if not meters:
+        return _empty(fig, axes[0][0], "no meter")
+    _margins(fig, left=0.6, bottom=0.6, top=0.3, hspace=0.45)
     years = [0, 1, 2, 3, 4]
-    for i, meter in enumerate(meters):
-        ax = axes[i // cols][i % cols]
-        means = [float(initial.get(meter, float("nan")))] + [m for m, _, _ in traj[meter]]
-        sds = [0.0] + [sd for _, sd, _ in traj[meter]]
-        ax.plot(years, means, "o-", ms=3)
-        ax.fill_between(years, [m - s for m, s in zip(means, sds)],
-                        [m + s for m, s in zip(means, sds)], alpha=0.2)
-        ax.axhline(result.scenario.params["limite_medidor"], color="orange", lw=0.8, ls="--")
-        ax.axhline(result.scenario.params["limite_emergencia"], color="red", lw=0.8, ls="--")
-        ax.set_title(_plain(names.meter(meter)), fontsize=9)
+    step = len(years) + 1.5  # a block of years, then a gap
+    for row, ax in enumerate(axes[:, 0]):
+        block = meters[row * METERS_PER_ROW:(row + 1) * METERS_PER_ROW]
+        ticks, labels = [], []
+        for i, meter in enumerate(block):
+            xs = [i * step + y for y in years]
+            means = [float(initial.get(meter, float("nan")))] + [m for m, _, _ in traj[meter]]
+            sds = [0.0] + [sd for _, sd, _ in traj[meter]]
+            ax.plot(xs, means, "o-", ms=3, color="C0")
+            ax.fill_between(xs, [m - s for m, s in zip(means, sds)],
+                            [m + s for m, s in zip(means, sds)], color="C0", alpha=0.2)
+            ax.text(i * step + 2, 101, _plain(names.meter(meter)), ha="center", va="bottom",
+                    fontsize=9)
+            if i:
+                ax.axvline(i * step - 1.25, color="grey", lw=0.6)
+            ticks.extend(xs)
+            labels.extend(str(y) for y in years)
+        ax.axhline(result.scenario.params["limite_medidor"], color="orange", lw=0.8, ls="--",
+                   label="meter limit (§3.3.3)")
+        ax.axhline(result.scenario.params["limite_emergencia"], color="red", lw=0.8, ls="--",
+                   label="emergency limit (§3.3.1)")
+        ax.set_xlim(-0.5, width * step - 2)
         ax.set_ylim(0, 100)
-        ax.set_xticks(years)
-        ax.grid(alpha=0.3)
-    for j in range(len(meters), rows * cols):
-        axes[j // cols][j % cols].axis("off")
-    fig.supxlabel("year closing (0 = start)", fontsize=9)
-    fig.supylabel("meter (mean ± 1 sd)", fontsize=9)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_ylabel("meter (mean ± 1 sd)", fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    # Below the last row's ticks, on the right: never over a meter's line.
+    axes[-1][0].legend(fontsize=7, ncol=2, loc="upper right", bbox_to_anchor=(1.0, -0.1))
+    axes[-1][0].set_xlabel("year closing of each meter (0 = start)", fontsize=9, loc="left")
     return _svg(fig)
 
 

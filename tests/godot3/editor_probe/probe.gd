@@ -14,6 +14,8 @@ extends EditorPlugin
 const TIMEOUT_MS := 100000
 const BROKEN := "res://decks/quebrado.json"
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+# The decks --play-main waits to see imported before it starts.
+const PLAY_DECKS := ["res://decks/padrao.json"]
 # What --play-main opens before pressing Play (the demo's scenes).
 const PLAY_SCENES := [
 	"res://scenes/header_view.tscn",
@@ -60,7 +62,7 @@ func _process(_delta: float) -> void:
 	if OS.get_ticks_msec() > TIMEOUT_MS:  # a script error stalled a step: fail, do not hang
 		_finish(false, "timed out after %d frames" % _frames)
 		return
-	if _frames == 30 and not _started:  # let the editor finish starting and importing
+	if _frames >= 30 and not _started and _imports_done():  # the editor started and imported
 		_started = true
 		_run()
 	elif _started and _play_main:
@@ -185,6 +187,22 @@ func _imported() -> Dictionary:
 			"text": deck.json_text.length(),
 		}
 	return out
+
+
+func _imports_done() -> bool:
+	# A fixed frame count raced the first scan on a loaded machine: Play then met a deck whose
+	# import was not written yet ("get_dependencies: Cannot open file res://.import/...").
+	if get_editor_interface().get_resource_filesystem().is_scanning():
+		return false
+	if not _play_main:
+		return true
+	for scene in PLAY_DECKS:
+		var config := ConfigFile.new()
+		if config.load(scene + ".import") != OK:
+			return false
+		if not File.new().file_exists(str(config.get_value("remap", "path", ""))):
+			return false
+	return true
 
 
 func _play_step() -> void:

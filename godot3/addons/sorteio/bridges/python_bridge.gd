@@ -3,6 +3,8 @@ extends Reference
 # the socket server, through the same Python request handler, without a socket or a token.
 
 const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
+# Where the release zip puts the wheels (not in a checkout).
+const WHEELS := "res://addons/sorteio/wheel"
 
 var last_error := ""
 var entry := ENTRY
@@ -80,11 +82,11 @@ func start_in(parent: Node) -> bool:
 			(
 				"%s did not load in pythonscript (its Python error is in Godot's output above): "
 				+ "install sorteio and pydantic 2.10 into pythonscript's own Python "
-				+ "(addons/pythonscript/<platform>/bin/python3 -m pip install, "
-				+ "addons/sorteio/README.md, In-process bridge, step 2), or set bridge_mode "
-				+ 'to "socket"'
+				+ '(addons/pythonscript/<platform>/bin/python3 -m pip install "pydantic>=2.10,'
+				+ '<2.11" %s, addons/sorteio/README.md, In-process bridge, step 2), or set '
+				+ 'bridge_mode to "socket"'
 			)
-			% entry
+			% [entry, _package_to_install()]
 		)
 		return false
 	parent.add_child(_node)
@@ -128,6 +130,24 @@ func close() -> void:
 			_node.get_parent().remove_child(_node)
 		_node.free()
 		_node = null
+
+
+static func _package_to_install() -> String:
+	# The release zip carries the pure-Python wheel, the one pythonscript's CPython 3.8 takes:
+	# name the file a zip user has, not a checkout they lack.
+	var dir := Directory.new()
+	var wheels := []
+	if dir.open(WHEELS) == OK and dir.list_dir_begin(true, true) == OK:
+		var name := dir.get_next()
+		while name != "":
+			if name.ends_with("-py3-none-any.whl"):
+				wheels.append(name)
+			name = dir.get_next()
+		dir.list_dir_end()
+	if wheels.empty():
+		return "/path/to/a/sorteio/checkout"
+	wheels.sort()
+	return ProjectSettings.globalize_path(WHEELS.plus_file(wheels[-1]))
 
 
 func _error_reply(code: String, message: String) -> Dictionary:
