@@ -43,6 +43,8 @@ var _notice: Label = Label.new()
 
 
 func _ready() -> void:
+	# One language per run (issue 15): the demo's catalogs follow the addon's choice.
+	TranslationServer.set_locale(SorteioI18n.language())
 	_read_command_line()
 	_rng.seed = match_seed if match_seed >= 0 else int(Time.get_unix_time_from_system())
 	_build()
@@ -111,14 +113,14 @@ func _bar() -> HBoxContainer:
 	bar.add_theme_constant_override("separation", 8)
 	_status.size_flags_horizontal = Control.SIZE_EXPAND_FILL
 	_status.clip_text = true
-	_status.text = "Sorteio · esperando as regras"
+	_status.text = Texts.t("Sorteio · esperando as regras")
 	bar.add_child(_status)
 	_notice.add_theme_color_override("font_color", Color(0.7, 0.85, 0.7))
 	bar.add_child(_notice)
 	var seed_label: Label = Label.new()
-	seed_label.text = "Semente:"
+	seed_label.text = Texts.t("Semente:")
 	bar.add_child(seed_label)
-	_seed_field.placeholder_text = "aleatória"
+	_seed_field.placeholder_text = Texts.t("aleatória")
 	_seed_field.custom_minimum_size = Vector2(110, 0)
 	_seed_field.text_submitted.connect(_on_seed_submitted)
 	bar.add_child(_seed_field)
@@ -137,10 +139,12 @@ func _button(text: String, action: Callable) -> Button:
 
 func _show_status() -> void:
 	var where: String = (
-		"fim" if Sorteio.is_match_over() else "ano %d · carta %d" % [Sorteio.year, Sorteio.slot]
+		Texts.t("fim")
+		if Sorteio.is_match_over()
+		else Texts.t("ano %d · carta %d") % [Sorteio.year, Sorteio.slot]
 	)
 	_status.text = (
-		"Sorteio · %s · semente %d · ponte %s" % [where, _seed_played, Sorteio.bridge_kind]
+		Texts.t("Sorteio · %s · semente %d · ponte %s") % [where, _seed_played, Sorteio.bridge_kind]
 	)
 
 
@@ -214,13 +218,15 @@ func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 
 
 func _on_state_loaded(_snapshot: Dictionary, _pending: SorteioCard) -> void:
-	_notice.text = "partida carregada"
+	_notice.text = Texts.t("partida carregada")
 	_show_status()
 	_advance()  # hands the card on the table again, or moves on
 
 
 func _on_match_lost(message: String) -> void:
-	_card_view.show_problem(message + " (Nova partida ou Carregar)", SorteioNode.CODE_MATCH_LOST)
+	_card_view.show_problem(
+		message + Texts.t(" (Nova partida ou Carregar)"), SorteioNode.CODE_MATCH_LOST
+	)
 
 
 func _on_error_occurred(message: String, code: String) -> void:
@@ -285,7 +291,7 @@ func _summary(_ending: Dictionary) -> String:
 		var high: String = ids[ids.size() - 1]
 		lines.append(
 			(
-				"Medidor mais baixo: %s (%d); mais alto: %s (%d)."
+				Texts.t("Medidor mais baixo: %s (%d); mais alto: %s (%d).")
 				% [
 					Texts.name_of(Sorteio.deck_info, low),
 					int(Sorteio.meters[low]),
@@ -309,9 +315,9 @@ func _summary(_ending: Dictionary) -> String:
 			)
 	lines.append(
 		(
-			"Atores descontentes: %s." % ", ".join(unhappy)
+			Texts.t("Atores descontentes: %s.") % ", ".join(unhappy)
 			if not unhappy.is_empty()
-			else "Nenhum ator descontente."
+			else Texts.t("Nenhum ator descontente.")
 		)
 	)
 	return "\n".join(lines)
@@ -341,21 +347,23 @@ func _on_save_pressed() -> void:
 		return
 	var file: FileAccess = FileAccess.open(SAVE_PATH, FileAccess.WRITE)
 	if file == null:
-		_notice.text = "não foi possível salvar (%s)" % error_string(FileAccess.get_open_error())
+		_notice.text = (
+			Texts.t("não foi possível salvar (%s)") % error_string(FileAccess.get_open_error())
+		)
 		return
 	file.store_string(JSON.stringify(state))
 	file.close()
-	_notice.text = "partida salva"
+	_notice.text = Texts.t("partida salva")
 
 
 func _on_load_pressed() -> void:
 	if not FileAccess.file_exists(SAVE_PATH):
-		_notice.text = "nenhuma partida salva"
+		_notice.text = Texts.t("nenhuma partida salva")
 		return
 	# JSON.new().parse, not JSON.parse_string: a corrupt file must not print an engine error.
 	var json: JSON = JSON.new()
 	if json.parse(FileAccess.get_file_as_string(SAVE_PATH)) != OK:
-		_notice.text = "o arquivo salvo está corrompido (%s)" % json.get_error_message()
+		_notice.text = Texts.t("o arquivo salvo está corrompido (%s)") % json.get_error_message()
 		return
 	await Sorteio.load_state(json.data)  # not a save: error_occurred says why, match kept
 

@@ -60,7 +60,9 @@ def replay(seed: int, moves: list) -> dict:
 
 
 @pytest.mark.parametrize("seed", [7, 20260])
-def test_whole_match_in_process_is_the_handlers_match(project, tmp_path, seed):
+def test_whole_match_in_process_is_the_handlers_match(project, tmp_path, seed, pt_br):
+    # pt_br: the engine runs speak pt-BR (godot_env's SORTEIO_LANG, sent as each request's
+    # lang), so the replaying handler here must too for the ending's sentence to match.
     run = run_script(project, "python_bridge_match.gd", f"--seed={seed}", home=tmp_path / "h",
                      allowed=NOISE)
     only_upstream_tracebacks(run.log)

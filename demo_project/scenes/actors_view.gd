@@ -19,7 +19,7 @@ var _labels: Dictionary = {}
 
 func _ready() -> void:
 	var title: Label = Label.new()
-	title.text = "Atores"
+	title.text = Texts.t("Atores")
 	title.add_theme_color_override("font_color", Color(0.6, 0.75, 1.0))
 	add_child(title)
 	_rows.columns = 3

@@ -12,7 +12,7 @@ signal side_chosen(side: Side)
 signal continue_requested
 
 const Texts := preload("res://scenes/texts.gd")
-const WAITING: String = "Esperando as regras (Python)..."
+const WAITING: String = "Esperando as regras (Python)..."  # i18n
 const OPTION_TEXT_HEIGHT: float = 96.0
 
 ## False in autoplay: the demo's controller goes on by itself.
@@ -54,7 +54,7 @@ func _ready() -> void:
 	box.add_child(_next)
 	_clear()
 	_title.text = "Sorteio"
-	_text.text = WAITING
+	_text.text = Texts.t(WAITING)
 
 
 ## Shows [param card] awaiting a choice.
@@ -63,7 +63,7 @@ func show_card(card: SorteioCard) -> void:
 	_mode.text = "%s · %s" % [card.mode_name, card.type]
 	_title.text = card.title
 	_text.text = card.text
-	_reason.text = "Por que esta carta: " + Texts.sentence(card.reason)
+	_reason.text = Texts.t("Por que esta carta: ") + Texts.sentence(card.reason)
 	var shown: Array[SorteioOption] = card.shown_options()
 	for place: int in range(_buttons.size()):
 		var has_option: bool = place < shown.size()
@@ -75,21 +75,21 @@ func show_card(card: SorteioCard) -> void:
 func show_choice(option: SorteioOption, changes: String) -> void:
 	for button: Button in _buttons:
 		button.disabled = true
-	_outcome.text = "Você escolheu «%s».\n%s" % [option.text, changes]
-	_offer_next("Continuar")
+	_outcome.text = Texts.t("Você escolheu «%s».\n%s") % [option.text, changes]
+	_offer_next(Texts.t("Continuar"))
 
 
 ## The start of a year: its mandatory cards, in draw order (GDD 06 §3.3).
 func show_year(year: int, mandatory: Array) -> void:
 	_clear()
-	_title.text = "Ano %d" % year
+	_title.text = Texts.t("Ano %d") % year
 	var lines: PackedStringArray = []
 	for item: Dictionary in mandatory:
 		lines.append("• " + Texts.sentence(Texts.obligation(item)))
 	_text.text = (
-		"Obrigatórias deste ano:\n" + "\n".join(lines)
+		Texts.t("Obrigatórias deste ano:\n") + "\n".join(lines)
 		if not lines.is_empty()
-		else "Nenhuma carta obrigatória neste ano."
+		else Texts.t("Nenhuma carta obrigatória neste ano.")
 	)
 
 
@@ -97,7 +97,7 @@ func show_year(year: int, mandatory: Array) -> void:
 func show_ending(ending: Dictionary, summary: String) -> void:
 	_clear()
 	var catastrophe: bool = str(ending.get("reason", "")) == SorteioNode.END_CATASTROPHE
-	_title.text = "Catástrofe" if catastrophe else "Fim do mandato"
+	_title.text = Texts.t("Catástrofe") if catastrophe else Texts.t("Fim do mandato")
 	_text.text = Texts.ending(ending) + "\n\n" + summary
 	_offer_next("Nova partida")
 
@@ -106,18 +106,23 @@ func show_ending(ending: Dictionary, summary: String) -> void:
 func show_problem(message: String, code: String) -> void:
 	if code == SorteioNode.CODE_BRIDGE_DOWN:
 		_clear()
-		_title.text = "Sem as regras do sorteio"
+		_title.text = Texts.t("Sem as regras do sorteio")
 		_text.text = (
-			"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
-			+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+			Texts
+			. t(
+				(
+					"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
+					+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+				)
+			)
 		)
-	_outcome.text = "Erro (%s): %s" % [code, message]
+	_outcome.text = Texts.t("Erro (%s): %s") % [code, message]
 
 
 func _options_row() -> HBoxContainer:
 	var row: HBoxContainer = HBoxContainer.new()
 	row.add_theme_constant_override("separation", 16)
-	var names: Array[String] = ["◀ Esquerda", "Direita ▶"]
+	var names: Array[String] = [Texts.t("◀ Esquerda"), Texts.t("Direita ▶")]
 	var sides: Array[Side] = [SIDE_LEFT, SIDE_RIGHT]
 	for place: int in range(2):
 		var column: VBoxContainer = VBoxContainer.new()

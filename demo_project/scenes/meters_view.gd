@@ -4,6 +4,7 @@ extends VBoxContainer
 ## card is due, §3.3.3), green otherwise. The limits come from the deck summary
 ## ([code]limite_emergencia[/code], [code]limite_medidor[/code]). Reacts to Sorteio's signals only.
 
+const Texts := preload("res://scenes/texts.gd")
 const RED: Color = Color(0.95, 0.3, 0.25)
 const ORANGE: Color = Color(1.0, 0.6, 0.15)
 const GREEN: Color = Color(0.45, 0.8, 0.5)
@@ -17,7 +18,7 @@ var _values: Dictionary = {}
 
 func _ready() -> void:
 	var title: Label = Label.new()
-	title.text = "Medidores"
+	title.text = Texts.t("Medidores")
 	title.add_theme_color_override("font_color", Color(0.6, 0.75, 1.0))
 	add_child(title)
 	_rows.columns = 3

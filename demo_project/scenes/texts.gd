@@ -1,8 +1,17 @@
 extends RefCounted
-## Display texts of the demo (Portuguese). The sentences about the draw (why a card came, each
-## mandatory slot, how the match ended) come made from Python ([code]texto[/code],
-## sorteio.wording), so the demo, the CLI and the editor say the same; here they are only put in
-## sentence form, and the effects of a choice are listed with the deck's names.
+## Display texts of the demo (pt-BR or English, see [method t]). The sentences about the draw
+## (why a card came, each mandatory slot, how the match ended) come made from Python
+## ([code]texto[/code], sorteio.wording, in the same language), so the demo, the CLI and the
+## editor say the same; here they are only put in sentence form, and the effects of a choice are
+## listed with the deck's names.
+
+
+## [param message] (a msgid: the pt-BR text) in the game's language, from the demo's catalogs
+## (res://i18n/pt_BR.po and en.po, listed in the project settings) through Godot's
+## TranslationServer, whose locale main.gd sets to the addon's ([method SorteioI18n.language]),
+## so the demo and the rules' sentences from Python speak one language.
+static func t(message: String) -> String:
+	return String(TranslationServer.translate(message))
 
 
 ## "1 carta", "2 cartas": the number with the noun agreeing with it.
@@ -58,5 +67,5 @@ static func effects(deck: Dictionary, meters: Dictionary, actors: Dictionary) ->
 	for id: String in actors:
 		parts.append("%s %s" % [name_of(deck, id), signed(int(actors[id]))])
 	if parts.is_empty():
-		return "A escolha não mudou nenhum medidor nem ator."
+		return t("A escolha não mudou nenhum medidor nem ator.")
 	return " · ".join(parts)

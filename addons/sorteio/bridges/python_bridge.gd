@@ -110,7 +110,11 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	_next_key += 1
 	var key: int = _next_key
 	var text: String = _python.call(
-		"submit", key, JSON.stringify({"id": key, "method": method, "params": params})
+		"submit",
+		key,
+		JSON.stringify(
+			{"id": key, "method": method, "params": params, "lang": SorteioI18n.protocol_lang()}
+		)
 	)
 	if text != "":
 		return parse_reply(text)

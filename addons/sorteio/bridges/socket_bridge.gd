@@ -144,7 +144,13 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if _status != "ready" and _status != "authenticating":
 		return SorteioBridge.error_reply("bridge_down", _error if _error != "" else "not ready")
 	_next_id += 1
-	var message: Dictionary = {"id": _next_id, "token": _token, "method": method, "params": params}
+	var message: Dictionary = {
+		"id": _next_id,
+		"token": _token,
+		"method": method,
+		"params": params,
+		"lang": SorteioI18n.protocol_lang()  # the session speaks the addon's language
+	}
 	var body: PackedByteArray = JSON.stringify(message).to_utf8_buffer()
 	if body.size() > MAX_FRAME:
 		return SorteioBridge.error_reply(

@@ -27,16 +27,16 @@ const COLUMNS: Array[String] = [
 	"id", "titulo", "modo", "ano", "tipo", "ator", "funcao", "status", "texto", "opcoes"
 ]
 const TITLES: Array[String] = [
-	"id",
-	"título",
-	"modo",
-	"ano",
-	"tipo",
-	"ator",
-	"função",
-	"aprendizado",
-	"texto",
-	"opções (texto: efeitos · atores)"
+	"id",  # i18n
+	"título",  # i18n
+	"modo",  # i18n
+	"ano",  # i18n
+	"tipo",  # i18n
+	"ator",  # i18n
+	"função",  # i18n
+	"aprendizado",  # i18n
+	"texto",  # i18n
+	"opções (texto: efeitos · atores)"  # i18n
 ]
 const CHOICE_COLUMNS: Array[String] = ["modo", "tipo", "status"]
 
@@ -58,11 +58,11 @@ var _refreshing: bool = false
 
 
 func _init() -> void:
-	name = "Cartas"
+	name = SorteioI18n.t("Cartas")
 	var bar := HBoxContainer.new()
 	add_child(bar)
 	_search = LineEdit.new()
-	_search.placeholder_text = "buscar (id, título, texto, efeitos…)"
+	_search.placeholder_text = SorteioI18n.t("buscar (id, título, texto, efeitos…)")
 	_search.custom_minimum_size = Vector2(220, 0)
 	_search.text_changed.connect(func(_text: String) -> void: refresh())
 	bar.add_child(_search)
@@ -95,7 +95,7 @@ func _init() -> void:
 	_tree.size_flags_vertical = SIZE_EXPAND_FILL
 	_tree.custom_minimum_size = Vector2(0, 160)
 	for i in COLUMNS.size():
-		_tree.set_column_title(i, TITLES[i])
+		_tree.set_column_title(i, SorteioI18n.t(TITLES[i]))
 		_tree.set_column_clip_content(i, false)
 		_tree.set_column_expand(i, COLUMNS[i] in ["titulo", "texto", "opcoes"])
 		_tree.set_column_expand_ratio(i, {"opcoes": 5, "texto": 4}.get(COLUMNS[i], 2))
@@ -105,7 +105,7 @@ func _init() -> void:
 	_tree.column_title_clicked.connect(_on_title_clicked)
 	add_child(_tree)
 	_options_dialog = AcceptDialog.new()
-	_options_dialog.title = "Opções da carta"
+	_options_dialog.title = SorteioI18n.t("Opções da carta")
 	_options_box = GridContainer.new()
 	_options_box.columns = 3
 	_options_dialog.add_child(_options_box)
@@ -119,11 +119,11 @@ func show_table(table: Dictionary) -> void:
 	_modes.assign(table["modes"])
 	_types.assign(table["types"])
 	_statuses.assign(table["statuses"])
-	_fill_filter(_type_filter, "todos os tipos", _types)
+	_fill_filter(_type_filter, SorteioI18n.t("todos os tipos"), _types)
 	var mode_names: Array[String] = []
 	for mode: Dictionary in _modes:
 		mode_names.append(str(mode["nome"]))
-	_fill_filter(_mode_filter, "todos os modos", mode_names)
+	_fill_filter(_mode_filter, SorteioI18n.t("todos os modos"), mode_names)
 	refresh()
 
 
@@ -236,7 +236,7 @@ func refresh() -> void:
 		order.sort_custom(func(a: int, b: int) -> bool: return _before(_rows[a], _rows[b], key))
 	for i in order:
 		_add_item(root, i)
-	_count.text = "%d de %d cartas" % [order.size(), _rows.size()]
+	_count.text = SorteioI18n.t("%d de %d cartas") % [order.size(), _rows.size()]
 	_refreshing = false
 	if int(selected[0]) >= 0:
 		select_field(int(selected[0]), "cartas.%d.%s" % [selected[0], selected[1]])
@@ -400,7 +400,11 @@ func _on_edit_options() -> void:
 		return
 	for child in _options_box.get_children():
 		child.queue_free()
-	for title: String in ["opção", "efeitos (medidor +N, …)", "efeitos nos atores"]:
+	for title: String in [
+		SorteioI18n.t("opção"),
+		SorteioI18n.t("efeitos (medidor +N, …)"),
+		SorteioI18n.t("efeitos nos atores")
+	]:
 		var label := Label.new()
 		label.text = title
 		_options_box.add_child(label)

@@ -29,7 +29,9 @@ func _init(link: Link) -> void:
 		func(index: int, _card: String, column: String, option: int, text: String) -> void:
 			edit_cell(index, column, text, option)
 	)
-	table.options_edited.connect(func(edits: Array) -> void: _edit(edits, "Sorteio: opções"))
+	table.options_edited.connect(
+		func(edits: Array) -> void: _edit(edits, SorteioI18n.t("Sorteio: opções"))
+	)
 	table.add_requested.connect(add_card)
 	table.duplicate_requested.connect(func(index: int, _c: String) -> void: duplicate_card(index))
 	table.delete_requested.connect(func(index: int, _c: String) -> void: delete_card(index))
@@ -66,7 +68,7 @@ func load_table() -> void:
 		_digest = str(whole["digest"])
 		_link.results["table"] = whole
 		table.show_table(whole)
-		_link.set_status("%d cartas" % all_rows.size())
+		_link.set_status(SorteioI18n.t("%d cartas") % all_rows.size())
 		_link.action_finished.emit("table", true)
 
 
@@ -81,7 +83,7 @@ func edit_cell(index: int, column: String, text: String, option: int = -1) -> vo
 	}
 	if option >= 0:
 		edit["option"] = option
-	await _edit([edit], "Sorteio: %s de %s" % [column, edit["card"]])
+	await _edit([edit], SorteioI18n.t("Sorteio: %s de %s") % [column, edit["card"]])
 
 
 ## Adds a new card after deck index [param after] (-1: at the end).
@@ -89,19 +91,25 @@ func add_card(after: int = -1) -> void:
 	var edit: Dictionary = {"op": "add", "after": null}
 	if after >= 0:
 		edit["after"] = after
-	await _edit([edit], "Sorteio: nova carta")
+	await _edit([edit], SorteioI18n.t("Sorteio: nova carta"))
 
 
 ## Duplicates the card at deck index [param index].
 func duplicate_card(index: int) -> void:
 	var card := str(table.row(index).get("id", ""))
-	await _edit([{"op": "duplicate", "index": index, "card": card}], "Sorteio: duplicar " + card)
+	await _edit(
+		[{"op": "duplicate", "index": index, "card": card}],
+		SorteioI18n.t("Sorteio: duplicar %s") % card
+	)
 
 
 ## Deletes the card at deck index [param index].
 func delete_card(index: int) -> void:
 	var card := str(table.row(index).get("id", ""))
-	await _edit([{"op": "delete", "index": index, "card": card}], "Sorteio: excluir " + card)
+	await _edit(
+		[{"op": "delete", "index": index, "card": card}],
+		SorteioI18n.t("Sorteio: excluir %s") % card
+	)
 
 
 ## Selects the card and field of [param field] ([code]cartas.3.modo[/code]; a problem row's
@@ -166,7 +174,7 @@ func _after_edit(result: Dictionary) -> void:
 	_link.results["validate"] = result["validation"]
 	validated.emit(result["validation"])
 	_link.set_status(
-		"%s · validado em %d ms" % [_link.message, int(result["validate_ms"])],
+		SorteioI18n.t("%s · validado em %d ms") % [_link.message, int(result["validate_ms"])],
 		_link.status.get_theme_color("font_color")
 	)
 	_rescan.start()  # the editor re-imports the deck once the designer pauses
@@ -175,9 +183,11 @@ func _after_edit(result: Dictionary) -> void:
 func _editable() -> bool:
 	if _link.deck_for_python() == null:
 		_link.set_status(
-			(
-				"o baralho embutido é só leitura: copie-o para o projeto "
-				+ "(ex.: res://decks/baralho.sorteio.json) e defina sorteio/deck"
+			SorteioI18n.t(
+				(
+					"o baralho embutido é só leitura: copie-o para o projeto "
+					+ "(ex.: res://decks/baralho.sorteio.json) e defina sorteio/deck"
+				)
 			),
 			Link.WARNING_COLOR
 		)

@@ -98,7 +98,7 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 			"file": source_file,
 			"card_id": null,
 			"field": "(python)",
-			"message": "could not validate: %s" % error.get("message", "?")
+			"message": SorteioI18n.t("não foi possível validar: %s") % error.get("message", "?")
 		}
 		deck.valid = false
 		deck.problems = [row]
@@ -115,23 +115,22 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 	if result["summary"] is Dictionary:
 		deck.deck_name = str(result["summary"]["nome"])
 	if not deck.valid:
+		var said := SorteioI18n.t(
+			"sorteio: %s não é válido: %d problema(s); o painel Sorteio os lista (Validar)"
+		)
 		print_rich(
-			(
-				(
-					"[color=%s]sorteio: %s does not validate: %d problem(s); the Sorteio panel "
-					% [ERROR_COLOR, source_file, result["errors"].size()]
-				)
-				+ "lists them (Validar)[/color]"
-			)
+			"[color=%s]%s[/color]" % [ERROR_COLOR, said % [source_file, result["errors"].size()]]
 		)
 
 
 static func _print_row(row: Dictionary) -> void:
-	var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
+	var card: String = (
+		SorteioI18n.t("carta '%s': ") % row["card_id"] if row["card_id"] != null else ""
+	)
+	var severity := SorteioI18n.t("erro") if row["severity"] == "error" else SorteioI18n.t("aviso")
 	var colour := ERROR_COLOR if row["severity"] == "error" else WARNING_COLOR
 	var text := (
-		"sorteio %s: %s: %s%s: %s"
-		% [row["severity"], row["file"], card, row["field"], row["message"]]
+		"sorteio %s: %s: %s%s: %s" % [severity, row["file"], card, row["field"], row["message"]]
 	)
 	# Deck text is shown as typed, never read as markup.
 	print_rich("[color=%s]%s[/color]" % [colour, text.replace("[", "[lb]")])

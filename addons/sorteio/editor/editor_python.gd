@@ -78,10 +78,10 @@ static func start_bridge(owner: Node) -> SorteioBridge:
 ## A sentence for the panel's status: which Python answers.
 static func describe(bridge: SorteioBridge) -> String:
 	if bridge == null:
-		return "Python: nenhum"
+		return SorteioI18n.t("Python: nenhum")
 	if bridge.kind() == "socket":
-		return "Python por socket (sorteio serve em %s)" % python_executable()
-	return "Python no processo do editor (GDExtension)"
+		return SorteioI18n.t("Python por socket (sorteio serve em %s)") % python_executable()
+	return SorteioI18n.t("Python no processo do editor (GDExtension)")
 
 
 ## One request answered now, blocking, by a Python process started for it (the importer's
@@ -91,7 +91,9 @@ static func request_now(method: String, params: Dictionary) -> Dictionary:
 	var python := python_executable()
 	# Base64: the request's quotes would not survive every platform's argument passing.
 	var request := Marshalls.utf8_to_base64(
-		JSON.stringify({"id": 1, "method": method, "params": params})
+		JSON.stringify(
+			{"id": 1, "method": method, "params": params, "lang": SorteioI18n.protocol_lang()}
+		)
 	)
 	var output: Array = []
 	var code := OS.execute(python, PackedStringArray(["-c", ONE_SHOT, request]), output, true)

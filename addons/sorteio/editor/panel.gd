@@ -253,25 +253,25 @@ func export_png(path: String, what: String = "png") -> Error:
 func _build() -> void:
 	var top := HBoxContainer.new()
 	add_child(top)
-	top.add_child(Ui.label("Baralho:"))
+	top.add_child(Ui.label(SorteioI18n.t("Baralho:")))
 	_deck_edit = LineEdit.new()
-	_deck_edit.placeholder_text = "vazio: o baralho do projeto (sorteio/deck)"
+	_deck_edit.placeholder_text = SorteioI18n.t("vazio: o baralho do projeto (sorteio/deck)")
 	_deck_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	_deck_edit.text_submitted.connect(func(_t: String) -> void: _on_deck_changed())
 	_deck_edit.focus_exited.connect(_on_deck_changed)
 	top.add_child(_deck_edit)
 	_deck_dialog = Ui.file_dialog(
 		self,
-		["*.sorteio.json ; Baralho", "*.json ; JSON"],
+		["*.sorteio.json ; " + SorteioI18n.t("Baralho"), "*.json ; JSON"],
 		EditorFileDialog.FILE_MODE_OPEN_FILE,
 		func(path: String) -> void: set_deck(path)
 	)
 	top.add_child(Ui.button("…", func() -> void: _deck_dialog.popup_file_dialog()))
-	top.add_child(Ui.button("Usar no jogo", use_as_project_deck))
-	top.add_child(Ui.button("Validar", run_validate))
-	top.add_child(Ui.button("Cobertura", run_coverage))
-	top.add_child(Ui.button("Prévia", func() -> void: run_preview()))
-	top.add_child(Ui.button("Simular", func() -> void: run_simulate()))
+	top.add_child(Ui.button(SorteioI18n.t("Usar no jogo"), use_as_project_deck))
+	top.add_child(Ui.button(SorteioI18n.t("Validar"), run_validate))
+	top.add_child(Ui.button(SorteioI18n.t("Cobertura"), run_coverage))
+	top.add_child(Ui.button(SorteioI18n.t("Prévia"), func() -> void: run_preview()))
+	top.add_child(Ui.button(SorteioI18n.t("Simular"), func() -> void: run_simulate()))
 	var status := Ui.label("")
 	status.autowrap_mode = TextServer.AUTOWRAP_WORD_SMART
 	add_child(status)
@@ -321,7 +321,7 @@ func _on_deck_changed() -> void:
 	for tree: Tree in [_problems.tree, _coverage.tree, _preview.tree]:
 		tree.clear()
 	_simulate.clear()
-	_link.set_status("resultados do baralho anterior apagados")
+	_link.set_status(SorteioI18n.t("resultados do baralho anterior apagados"))
 
 
 func _ask_export(what: String) -> void:
@@ -339,9 +339,9 @@ func _on_export_chosen(path: String) -> void:
 	)
 	_link.set_status(
 		(
-			"exportado: %s" % path
+			SorteioI18n.t("exportado: %s") % path
 			if error == OK
-			else "não foi possível escrever %s (%s)" % [path, error_string(error)]
+			else SorteioI18n.t("não foi possível escrever %s (%s)") % [path, error_string(error)]
 		),
 		Link.OK_COLOR if error == OK else Link.ERROR_COLOR
 	)

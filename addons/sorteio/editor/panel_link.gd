@@ -50,7 +50,7 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if bridge == null or bridge.has_failed():
 		if bridge != null:
 			bridge.close()
-		set_status("a iniciar o Python…")
+		set_status(SorteioI18n.t("a iniciar o Python…"))
 		bridge = EditorPython.start_bridge(panel)
 	while not bridge.is_ready() and not bridge.has_failed():
 		bridge.poll()
@@ -81,7 +81,7 @@ func answer(action: String, reply: Dictionary, finish: bool = true) -> bool:
 		return true
 	var error: Dictionary = reply.get("error", {})
 	last_error = str(error.get("message", "?"))
-	set_status("erro (%s): %s" % [error.get("code", "?"), last_error], ERROR_COLOR)
+	set_status(SorteioI18n.t("erro (%s): %s") % [error.get("code", "?"), last_error], ERROR_COLOR)
 	action_finished.emit(action, false)
 	return false
 
@@ -129,5 +129,5 @@ func close() -> void:
 func _deck_label() -> String:
 	var path := deck()
 	if path == "":
-		return "baralho embutido 'padrao' (o projeto não define sorteio/deck)"
-	return "baralho %s" % path
+		return SorteioI18n.t("baralho embutido 'padrao' (o projeto não define sorteio/deck)")
+	return SorteioI18n.t("baralho %s") % path

@@ -3,11 +3,12 @@ extends RefCounted
 ## The controls the Sorteio panel's tabs are built of, made alike (editor only): labels,
 ## buttons, spin boxes, result trees with their CSV export button, file dialogs, tree rows.
 
-## The players of [code]sorteio simulate --policy[/code], with the words the panel says.
+## The players of [code]sorteio simulate --policy[/code], with the words the panel says (msgids:
+## a line marked [code]# i18n[/code] holds one, shown through [method SorteioI18n.t]).
 const PLAYERS: Array[Array] = [
-	["random", "aleatório (escolhe na moeda)"],
-	["protect", "protetor (evita zerar medidores)"],
-	["lookahead", "antecipador (pesa a próxima carta)"],
+	["random", "aleatório (escolhe na moeda)"],  # i18n
+	["protect", "protetor (evita zerar medidores)"],  # i18n
+	["lookahead", "antecipador (pesa a próxima carta)"],  # i18n
 ]
 const WARNING_COLOR := Color(1.0, 0.82, 0.4)
 
@@ -16,8 +17,16 @@ const WARNING_COLOR := Color(1.0, 0.82, 0.4)
 static func players() -> OptionButton:
 	var menu := OptionButton.new()
 	for entry: Array in PLAYERS:
-		menu.add_item(entry[1])
+		menu.add_item(SorteioI18n.t(entry[1]))
 	return menu
+
+
+## The headings "ano 1" to "ano 4" in the run's language.
+static func years() -> Array[String]:
+	var out: Array[String] = []
+	for year in range(1, 5):
+		out.append(SorteioI18n.t("ano %d") % year)
+	return out
 
 
 ## A label saying [param text].
@@ -66,7 +75,7 @@ static func tree(title: String, columns: int, ratios: Array) -> Tree:
 static func with_export(box: VBoxContainer, shown: Tree, export: Callable) -> void:
 	box.name = shown.name
 	box.add_child(shown)
-	box.add_child(button("Exportar (CSV)", export))
+	box.add_child(button(SorteioI18n.t("Exportar (CSV)"), export))
 
 
 ## An editor file dialog, a child of [param parent], calling [param chosen] with the path.

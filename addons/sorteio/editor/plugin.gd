@@ -34,6 +34,7 @@ func _disable_plugin() -> void:
 
 
 func _enter_tree() -> void:
+	SorteioI18n.register_setting()
 	var importer_script: GDScript = load(DECK_IMPORTER)
 	_importer = importer_script.new()
 	add_import_plugin(_importer)

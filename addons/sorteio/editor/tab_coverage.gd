@@ -17,7 +17,7 @@ var _link: Link
 
 func _init(link: Link) -> void:
 	_link = link
-	tree = Ui.tree("Cobertura", 7, [3, 1, 1, 1, 1, 1, 1])
+	tree = Ui.tree(SorteioI18n.t("Cobertura"), 7, [3, 1, 1, 1, 1, 1, 1])
 	Ui.with_export(self, tree, func() -> void: export_requested.emit("coverage"))
 
 
@@ -33,8 +33,16 @@ func show_result(report: Dictionary) -> void:
 	var root := Ui.reset(tree, ["", "", "", "", "", "", ""])
 	_section(
 		root,
-		"Cartas jogáveis por ano (§3.1.3, §5)",
-		["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"]
+		SorteioI18n.t("Cartas jogáveis por ano (§3.1.3, §5)"),
+		[
+			SorteioI18n.t("ano"),
+			SorteioI18n.t("novas"),
+			SorteioI18n.t("comuns"),
+			SorteioI18n.t("de ator"),
+			SorteioI18n.t("necessárias"),
+			SorteioI18n.t("modos"),
+			SorteioI18n.t("situação")
+		]
 	)
 	for y: Dictionary in report["years"]:
 		Ui.line(
@@ -51,12 +59,16 @@ func show_result(report: Dictionary) -> void:
 			],
 			y["status"] != "ok"
 		)
-	_section(root, "Cartas por modo (§3.4)", ["modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4"])
+	_section(
+		root,
+		SorteioI18n.t("Cartas por modo (§3.4)"),
+		[SorteioI18n.t("modo"), SorteioI18n.t("cartas")] + Ui.years(),
+	)
 	for m: Dictionary in report["modes"]:
 		Ui.line(tree, root, [m.get("nome", m["mode"]), m["cards"]] + m["by_year"], false)
 	_section(
 		root,
-		"Cartas ligadas por medidor (§3.2, §3.3)",
+		SorteioI18n.t("Cartas ligadas por medidor (§3.2, §3.3)"),
 		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"]
 	)
 	for m: Dictionary in report["meters"]:
@@ -68,24 +80,32 @@ func show_result(report: Dictionary) -> void:
 		)
 	if not report["actors"].is_empty():
 		var functions: Array = report["actors"][0]["functions"].keys()
-		_section(root, "Cartas de ator por função (GDD 07 §3.2)", ["ator"] + functions)
+		_section(
+			root,
+			SorteioI18n.t("Cartas de ator por função (GDD 07 §3.2)"),
+			[SorteioI18n.t("ator")] + functions
+		)
 		for a: Dictionary in report["actors"]:
 			var cells: Array = [a.get("nome", a["actor"])]
 			for f: String in functions:
 				cells.append(a["functions"][f])
 			Ui.line(tree, root, cells, not a["missing"].is_empty())
 	if not report["never_drawn"].is_empty():
-		_section(root, "Nunca sorteadas", ["carta", "por quê"])
+		_section(
+			root,
+			SorteioI18n.t("Nunca sorteadas"),
+			[SorteioI18n.t("carta"), SorteioI18n.t("por quê")]
+		)
 		for n: Dictionary in report["never_drawn"]:
 			Ui.line(tree, root, [n["card"], n["reason"]], false)
-	_section(root, "Problemas", [""])
+	_section(root, SorteioI18n.t("Problemas"), [""])
 	for text: String in report["problems"]:
 		Ui.line(tree, root, [text], true)
 	if report["problems"].is_empty():
-		Ui.line(tree, root, ["Nenhum problema de cobertura."], false)
+		Ui.line(tree, root, [SorteioI18n.t("Nenhum problema de cobertura.")], false)
 	_link.set_status(
 		(
-			"cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)"
+			SorteioI18n.t("cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)")
 			% [
 				int(report["playable"]),
 				int(report["cards"]),

@@ -22,19 +22,19 @@ var _player: OptionButton
 
 func _init(link: Link) -> void:
 	_link = link
-	name = "Prévia"
+	name = SorteioI18n.t("Prévia")
 	var row := HBoxContainer.new()
 	add_child(row)
 	start = StartPicker.new(link, true)
 	start.size_flags_horizontal = SIZE_EXPAND_FILL
 	row.add_child(start)
-	row.add_child(Ui.label("semente:"))
+	row.add_child(Ui.label(SorteioI18n.t("semente:")))
 	_seed = Ui.spin(0, 2147483647, 0)
 	row.add_child(_seed)
-	row.add_child(Ui.label("jogador:"))
+	row.add_child(Ui.label(SorteioI18n.t("jogador:")))
 	_player = Ui.players()
 	row.add_child(_player)
-	tree = Ui.tree("turno", 6, [1, 2, 1, 4, 2, 3])
+	tree = Ui.tree(SorteioI18n.t("turno"), 6, [1, 2, 1, 4, 2, 3])
 	var box := VBoxContainer.new()
 	Ui.with_export(box, tree, func() -> void: export_requested.emit("preview"))
 	add_child(box)
@@ -61,11 +61,19 @@ func run(state_path: String = "") -> void:
 ## Shows a [code]preview[/code] result and this tab.
 func show_result(result: Dictionary) -> void:
 	var root := Ui.reset(
-		tree, ["ano.vaga", "carta", "modo", "por quê", "opção escolhida", "medidores depois"]
+		tree,
+		[
+			SorteioI18n.t("ano.vaga"),
+			SorteioI18n.t("carta"),
+			SorteioI18n.t("modo"),
+			SorteioI18n.t("por quê"),
+			SorteioI18n.t("opção escolhida"),
+			SorteioI18n.t("medidores depois")
+		]
 	)
 	if result["start_text"] != null:
 		var first := tree.create_item(root)
-		first.set_text(0, "início")
+		first.set_text(0, SorteioI18n.t("início"))
 		first.set_text(3, str(result["start_text"]))
 	for row: Dictionary in result["rows"]:
 		var item := tree.create_item(root)
@@ -74,7 +82,13 @@ func show_result(result: Dictionary) -> void:
 			var texts: Array[String] = []
 			for ob: Dictionary in row["mandatory"]:
 				texts.append(str(ob["texto"]))
-			item.set_text(3, "obrigatórias: " + (", ".join(texts) if texts else "nenhuma"))
+			item.set_text(
+				3,
+				(
+					SorteioI18n.t("obrigatórias: ")
+					+ (", ".join(texts) if texts else SorteioI18n.t("nenhuma"))
+				)
+			)
 		elif row["event"] == "card_played":
 			item.set_text(0, "%d.%d" % [int(row["year"]), int(row["slot"])])
 			item.set_text(1, "%s «%s»" % [row["card_id"], row["titulo"]])
@@ -83,15 +97,19 @@ func show_result(result: Dictionary) -> void:
 			item.set_text(4, str(row["option_text"]))
 			item.set_text(5, str(row["meters_text"]))
 		else:
-			item.set_text(0, "fim do ano %d" % int(row["year"]))
+			item.set_text(0, SorteioI18n.t("fim do ano %d") % int(row["year"]))
 			item.set_text(
-				3, "%d cartas%s" % [int(row["cards"]), " (turno curto)" if row["short"] else ""]
+				3,
+				(
+					SorteioI18n.t("%d cartas%s")
+					% [int(row["cards"]), SorteioI18n.t(" (turno curto)") if row["short"] else ""]
+				)
 			)
 		for c in 6:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	if result["ending"] != null:
 		var end := tree.create_item(root)
-		end.set_text(0, "fim")
+		end.set_text(0, SorteioI18n.t("fim"))
 		end.set_text(3, str(result["ending"]))
-	_link.set_status("prévia do próximo turno, %s" % start.describe())
+	_link.set_status(SorteioI18n.t("prévia do próximo turno, %s") % start.describe())
 	_link.tabs.current_tab = 3

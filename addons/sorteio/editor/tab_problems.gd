@@ -19,7 +19,7 @@ var _link: Link
 
 func _init(link: Link) -> void:
 	_link = link
-	tree = Ui.tree("Problemas", 5, [0, 1, 1, 2, 5])
+	tree = Ui.tree(SorteioI18n.t("Problemas"), 5, [0, 1, 1, 2, 5])
 	tree.item_selected.connect(_on_problem_selected)
 	Ui.with_export(self, tree, func() -> void: export_requested.emit("validate"))
 
@@ -38,7 +38,7 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 	for row: Dictionary in result["errors"] + result["warnings"]:
 		var item := tree.create_item(root)
 		var error: bool = row["severity"] == "error"
-		item.set_text(0, "erro" if error else "aviso")
+		item.set_text(0, SorteioI18n.t("erro") if error else SorteioI18n.t("aviso"))
 		item.set_custom_color(0, Link.ERROR_COLOR if error else Link.WARNING_COLOR)
 		item.set_text(1, str(row["file"]).get_file())
 		item.set_text(2, str(row["card_id"]) if row["card_id"] != null else "-")
@@ -51,7 +51,7 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 	if result["valid"]:
 		_link.set_status(
 			(
-				"%s: válido — %d cartas (%d jogáveis), %d aviso(s)"
+				SorteioI18n.t("%s: válido — %d cartas (%d jogáveis), %d aviso(s)")
 				% [
 					summary["nome"],
 					int(summary["cards"]),

@@ -20,11 +20,11 @@ const DEFAULT_MATCHES := 3000
 ## The §7 parameters a sweep may vary: [name, label, lowest, highest, step] (GDD 06 §7 safe
 ## ranges; Python checks them again and says so when a value is outside).
 const SWEEP: Array[Array] = [
-	["cartas_por_turno", "N (cartas por turno)", 6, 8, 1],
-	["teto_obrigatorias", "T (teto de obrigatórias)", 2, 4, 1],
-	["limite_medidor", "limite do medidor", 25, 35, 5],
-	["limite_emergencia", "limite de emergência", 0, 24, 2],
-	["limite_por_modo", "limite por modo", 1, 2, 1],
+	["cartas_por_turno", "N (cartas por turno)", 6, 8, 1],  # i18n
+	["teto_obrigatorias", "T (teto de obrigatórias)", 2, 4, 1],  # i18n
+	["limite_medidor", "limite do medidor", 25, 35, 5],  # i18n
+	["limite_emergencia", "limite de emergência", 0, 24, 2],  # i18n
+	["limite_por_modo", "limite por modo", 1, 2, 1],  # i18n
 ]
 
 ## The sweep's scenarios, one row each.
@@ -50,24 +50,24 @@ var _job: int = -1
 
 func _init(link: Link) -> void:
 	_link = link
-	name = "Simulação"
+	name = SorteioI18n.t("Simulação")
 	horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
 	var box := VBoxContainer.new()
 	box.size_flags_horizontal = SIZE_EXPAND_FILL
 	add_child(box)
 	var row := HBoxContainer.new()
 	box.add_child(row)
-	row.add_child(Ui.label("partidas:"))
+	row.add_child(Ui.label(SorteioI18n.t("partidas:")))
 	_matches = Ui.spin(1, 1000000, DEFAULT_MATCHES)
 	row.add_child(_matches)
-	row.add_child(Ui.label("semente:"))
+	row.add_child(Ui.label(SorteioI18n.t("semente:")))
 	_seed = Ui.spin(0, 2147483647, 0)
 	row.add_child(_seed)
-	row.add_child(Ui.label("jogador:"))
+	row.add_child(Ui.label(SorteioI18n.t("jogador:")))
 	_player = Ui.players()
 	row.add_child(_player)
-	row.add_child(Ui.button("Simular", func() -> void: run()))
-	row.add_child(Ui.button("Parar", stop))
+	row.add_child(Ui.button(SorteioI18n.t("Simular"), func() -> void: run()))
+	row.add_child(Ui.button(SorteioI18n.t("Parar"), stop))
 	_progress = ProgressBar.new()
 	_progress.custom_minimum_size = Vector2(160, 0)
 	_progress.size_flags_horizontal = SIZE_EXPAND_FILL
@@ -83,13 +83,13 @@ func _init(link: Link) -> void:
 	var exports := HBoxContainer.new()
 	box.add_child(exports)
 	for entry: Array in [
-		["Exportar varredura (CSV)", "sweep"],
-		["Exportar cartas (CSV)", "cards"],
-		["Exportar gráfico (PNG)", "png"]
+		[SorteioI18n.t("Exportar varredura (CSV)"), "sweep"],
+		[SorteioI18n.t("Exportar cartas (CSV)"), "cards"],
+		[SorteioI18n.t("Exportar gráfico (PNG)"), "png"]
 	]:
 		var what: String = entry[1]
 		exports.add_child(Ui.button(entry[0], func() -> void: export_requested.emit(what)))
-	sweep_tree = Ui.tree("varredura", 10, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+	sweep_tree = Ui.tree(SorteioI18n.t("varredura"), 10, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
 	sweep_tree.custom_minimum_size = Vector2(0, 110)
 	box.add_child(sweep_tree)
 	var charts := HBoxContainer.new()
@@ -97,7 +97,7 @@ func _init(link: Link) -> void:
 	_mode_chart = Chart.new()
 	_mode_chart.size_flags_horizontal = SIZE_EXPAND_FILL
 	charts.add_child(_mode_chart)
-	card_tree = Ui.tree("por carta", 2, [2, 1])
+	card_tree = Ui.tree(SorteioI18n.t("por carta"), 2, [2, 1])
 	card_tree.size_flags_horizontal = SIZE_EXPAND_FILL
 	card_tree.custom_minimum_size = Vector2(0, 220)
 	charts.add_child(card_tree)
@@ -145,7 +145,9 @@ func run(matches: int = -1, player: String = "", sweep: Dictionary = {}) -> void
 			return
 		var data: Dictionary = step["result"]
 		_progress.value = float(data["done"])
-		_link.set_status("simulando: %d de %d partidas" % [int(data["done"]), int(data["total"])])
+		_link.set_status(
+			SorteioI18n.t("simulando: %d de %d partidas") % [int(data["done"]), int(data["total"])]
+		)
 		if data["finished"]:
 			_job = -1
 			_link.results["simulate"] = data["result"]
@@ -161,7 +163,7 @@ func stop() -> void:
 		var job := _job
 		_job = -1
 		await _link.request("simulate_cancel", {"job": job})
-		_link.set_status("simulação interrompida")
+		_link.set_status(SorteioI18n.t("simulação interrompida"))
 		_link.action_finished.emit("simulate", false)
 
 
@@ -202,7 +204,7 @@ func _show_result(result: Dictionary) -> void:
 	var player := str(result["policy"])
 	for entry: Array in Ui.PLAYERS:
 		if entry[0] == player:
-			player = entry[1]
+			player = SorteioI18n.t(entry[1])
 	var ended: Array[String] = []
 	var meter_names: Dictionary = names.get("medidores", {})
 	for key: String in base:
@@ -210,12 +212,14 @@ func _show_result(result: Dictionary) -> void:
 			var meter := key.substr(7)
 			ended.append("%s %d" % [meter_names.get(meter, meter), int(base[key])])
 	var text := (
-		(
-			"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
-			+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
-			+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s\n"
-			+ "Cada partida começa %s."
-		)
+		(SorteioI18n.t(
+			(
+				"[b]%d partidas com o jogador %s[/b], semente %d: catástrofe [b]%.1f%%[/b] "
+				+ "(IC 95%% %.1f%%–%.1f%%) · obrigatórias por turno %.2f · turnos curtos %.1f%% · "
+				+ "nunca sorteadas: %d\nMedidores que zeraram (partidas): %s\n"
+				+ "Cada partida começa %s."
+			)
+		))
 		% [
 			int(result["matches"]),
 			player,
@@ -226,7 +230,7 @@ func _show_result(result: Dictionary) -> void:
 			base["mandatory_per_turn"],
 			base["short_turn_pct"],
 			int(base["never_drawn_count"]),
-			", ".join(ended) if ended else "nenhum",
+			", ".join(ended) if ended else SorteioI18n.t("nenhum"),
 			start.describe()
 		]
 	)
@@ -237,15 +241,19 @@ func _show_result(result: Dictionary) -> void:
 				moved.append(str(row["label"]))
 		if moved.is_empty():
 			text += (
-				(
-					"\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 "
-					% (Link.OK_COLOR.to_html(false))
+				SorteioI18n.t(
+					(
+						"\n[color=#%s]Veredito §7: nenhum cenário move a catástrofe em mais de 4 "
+						+ "pontos.[/color]"
+					)
 				)
-				+ "pontos.[/color]"
+				% Link.OK_COLOR.to_html(false)
 			)
 		else:
 			text += (
-				"\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]"
+				SorteioI18n.t(
+					"\n[color=#%s]Veredito §7: move a catástrofe em mais de 4 pontos: %s.[/color]"
+				)
 				% [Link.ERROR_COLOR.to_html(false), "; ".join(moved)]
 			)
 	_summary.text = text
@@ -254,8 +262,10 @@ func _show_result(result: Dictionary) -> void:
 	var labels: Array = []
 	for mode: String in modes:
 		labels.append(mode_names.get(mode, mode))
-	_mode_chart.set_data("sorteios por partida, por modo", labels, modes.values())
-	var card_root := Ui.reset(card_tree, ["carta", "sorteios por partida"])
+	_mode_chart.set_data(SorteioI18n.t("sorteios por partida, por modo"), labels, modes.values())
+	var card_root := Ui.reset(
+		card_tree, [SorteioI18n.t("carta"), SorteioI18n.t("sorteios por partida")]
+	)
 	var cards: Dictionary = base["card_draws_per_match"]
 	var ids: Array = cards.keys()
 	ids.sort_custom(func(a: String, b: String) -> bool: return cards[a] > cards[b])
@@ -264,7 +274,13 @@ func _show_result(result: Dictionary) -> void:
 	var columns: Array = (
 		["#"]
 		+ result["parameters"]
-		+ ["catástrofe", "IC 95%", "Δ pontos", "move > 4 pontos?", "obr/turno"]
+		+ [
+			SorteioI18n.t("catástrofe"),
+			SorteioI18n.t("IC 95%"),
+			SorteioI18n.t("Δ pontos"),
+			SorteioI18n.t("move > 4 pontos?"),
+			SorteioI18n.t("obr/turno")
+		]
 	)
 	sweep_tree.columns = columns.size()
 	var root := Ui.reset(sweep_tree, columns)
@@ -279,20 +295,20 @@ func _show_result(result: Dictionary) -> void:
 				"%.1f%%" % row["catastrophe_pct"],
 				"%.1f–%.1f" % [row["catastrophe_ci95_low_pct"], row["catastrophe_ci95_high_pct"]],
 				"base" if row["baseline"] else ("%+.1f" % diff if diff != null else "?"),
-				"sim" if flagged else "não",
+				SorteioI18n.t("sim") if flagged else SorteioI18n.t("não"),
 				"%.2f" % row["mandatory_per_turn"]
 			]
 			Ui.line(sweep_tree, root, cells, flagged)
-	_link.set_status("simulação terminada: %s, %s" % [player, start.describe()])
+	_link.set_status(SorteioI18n.t("simulação terminada: %s, %s") % [player, start.describe()])
 	_link.tabs.current_tab = 4
 
 
 func _sweep_controls() -> Control:
 	var sweep := HFlowContainer.new()
-	sweep.add_child(Ui.label("Varredura §7 (marque o que variar):"))
+	sweep.add_child(Ui.label(SorteioI18n.t("Varredura §7 (marque o que variar):")))
 	for entry: Array in SWEEP:
 		var check := CheckBox.new()
-		check.text = entry[1]
+		check.text = SorteioI18n.t(entry[1])
 		sweep.add_child(check)
 		_sweep_checks.append(check)
 		var low := Ui.spin(entry[2], entry[3], entry[2])
