@@ -2,6 +2,7 @@ extends Reference
 # In-process bridge: the godot-python (pythonscript) script answers the same JSON requests as
 # the socket server, through the same Python request handler, without a socket or a token.
 
+const Language := preload("res://addons/sorteio/sorteio_language.gd")
 const ENTRY := "res://addons/sorteio/python/sorteio_python_bridge.py"
 # Where the release zip puts the wheels (not in a checkout).
 const WHEELS := "res://addons/sorteio/wheel"
@@ -113,7 +114,9 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if _node == null:
 		return _error_reply("bridge_down", "the in-process bridge is not running: " + last_error)
 	_next_id += 1
-	var message := {"id": _next_id, "method": method, "params": params}
+	var message := {
+		"id": _next_id, "method": method, "params": params, "lang": Language.protocol_lang()
+	}
 	var text = _node.call("request", JSON.print(message))
 	var parsed := JSON.parse(str(text))
 	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:

@@ -6,6 +6,7 @@ extends Reference
 # and send the token with every request. Reads never block: a dead or silent server turns
 # into an error reply within request_timeout_ms, never a frozen game.
 
+const Language := preload("res://addons/sorteio/sorteio_language.gd")
 const HEADER_SIZE := 4
 const MAX_FRAME := 1048576
 const CODE_DOWN := "bridge_down"
@@ -127,7 +128,13 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if not wait_ready():
 		return _down_reply(last_error)
 	_next_id += 1
-	var message := {"id": _next_id, "token": _token, "method": method, "params": params}
+	var message := {
+		"id": _next_id,
+		"token": _token,
+		"method": method,
+		"params": params,
+		"lang": Language.protocol_lang()
+	}
 	var body := JSON.print(message).to_utf8()
 	if body.size() > MAX_FRAME:
 		return _error_reply("bad_request", "request of %d bytes is too large" % body.size())
