@@ -120,7 +120,7 @@ func use_as_project_deck() -> void:
 	ProjectSettings.set_setting(EditorPython.SETTING_DECK, deck())
 	ProjectSettings.set_initial_value(EditorPython.SETTING_DECK, "")
 	ProjectSettings.save()
-	_link.set_status("sorteio/deck = %s" % deck())
+	_link.set_status(SorteioI18n.t("sorteio/deck = %s") % deck())
 
 
 # -- actions (the buttons call these; the probe calls them too) ---------------------------------

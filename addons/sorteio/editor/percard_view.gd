@@ -42,15 +42,15 @@ func _init(link: Link, settings: Callable) -> void:
 	size_flags_horizontal = SIZE_EXPAND_FILL
 	var row := HFlowContainer.new()
 	add_child(row)
-	row.add_child(Ui.label("Estudo por carta — precisão (± pontos):"))
+	row.add_child(Ui.label(SorteioI18n.t("Estudo por carta — precisão (± pontos):")))
 	_precision = Ui.spin(0.01, 50, 0.2)
 	_precision.step = 0.01
 	row.add_child(_precision)
-	row.add_child(Ui.label("no máximo (partidas por carta):"))
+	row.add_child(Ui.label(SorteioI18n.t("no máximo (partidas por carta):")))
 	_cap = Ui.spin(1, 1000000, 200000)
 	row.add_child(_cap)
-	row.add_child(Ui.button("Estudar cada carta", func() -> void: run()))
-	row.add_child(Ui.button("Parar", stop))
+	row.add_child(Ui.button(SorteioI18n.t("Estudar cada carta"), func() -> void: run()))
+	row.add_child(Ui.button(SorteioI18n.t("Parar"), stop))
 	_progress = ProgressBar.new()
 	_progress.custom_minimum_size = Vector2(160, 0)
 	_progress.size_flags_horizontal = SIZE_EXPAND_FILL
@@ -65,7 +65,10 @@ func _init(link: Link, settings: Callable) -> void:
 	var exports := HBoxContainer.new()
 	add_child(exports)
 	exports.add_child(
-		Ui.button("Exportar por carta (CSV)", func() -> void: export_requested.emit("percard"))
+		Ui.button(
+			SorteioI18n.t("Exportar por carta (CSV)"),
+			func() -> void: export_requested.emit("percard")
+		)
 	)
 	exports.add_child(
 		Ui.button(
@@ -130,7 +133,7 @@ func stop() -> void:
 		var job := _job
 		_job = -1
 		await _link.request("simulate_cancel", {"job": job})
-		_link.set_status("estudo por carta interrompido")
+		_link.set_status(SorteioI18n.t("estudo por carta interrompido"))
 		_link.action_finished.emit("percard", false)
 
 
@@ -193,7 +196,15 @@ func show_result(result: Dictionary) -> void:
 	)
 	_summary.text = text
 	var root := Ui.reset(
-		tree, ["carta", "Δ pontos", "IC 95%", "partidas", "q (BH)", "veredito (sinalizada: cor)"]
+		tree,
+		[
+			SorteioI18n.t("carta"),
+			SorteioI18n.t("Δ pontos"),
+			SorteioI18n.t("IC 95%"),
+			SorteioI18n.t("partidas"),
+			"q (BH)",
+			SorteioI18n.t("veredito (sinalizada: cor)")
+		]
 	)
 	var labels: Array = []
 	var values: Array = []

@@ -10,10 +10,10 @@ const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
 ## The starts: [id, label]; [code]state[/code] only where a saved match can be continued.
 const STARTS: Array[Array] = [
-	["start", "o início da partida"],
-	["state", "uma partida salva"],
-	["situation", "um arquivo de situação"],
-	["secao4", "o exemplo do §4 (Ano 3, Dignidade 8…)"],
+	["start", "o início da partida"],  # i18n
+	["state", "uma partida salva"],  # i18n
+	["situation", "um arquivo de situação"],  # i18n
+	["secao4", "o exemplo do §4 (Ano 3, Dignidade 8…)"],  # i18n
 ]
 
 var _menu: OptionButton
@@ -26,12 +26,12 @@ var _dialog: EditorFileDialog
 ## [param with_state]: offer "a saved match" too.
 func _init(link: Link, with_state: bool) -> void:
 	name = "início"
-	add_child(Ui.label("Começar de:"))
+	add_child(Ui.label(SorteioI18n.t("Começar de:")))
 	_menu = OptionButton.new()
 	for entry: Array in STARTS:
 		if entry[0] != "state" or with_state:
 			_ids.append(entry[0])
-			_menu.add_item(entry[1])
+			_menu.add_item(SorteioI18n.t(entry[1]))
 	_menu.item_selected.connect(func(_i: int) -> void: _update())
 	add_child(_menu)
 	_path = LineEdit.new()
@@ -83,12 +83,12 @@ func params() -> Dictionary:
 func describe() -> String:
 	match kind():
 		"state":
-			return "da partida salva %s" % _path.text.strip_edges()
+			return SorteioI18n.t("da partida salva %s") % _path.text.strip_edges()
 		"situation":
-			return "da situação %s" % _path.text.strip_edges()
+			return SorteioI18n.t("da situação %s") % _path.text.strip_edges()
 		"secao4":
-			return "do exemplo do §4 (secao4)"
-	return "do início da partida"
+			return SorteioI18n.t("do exemplo do §4 (secao4)")
+	return SorteioI18n.t("do início da partida")
 
 
 ## Shows a bad situation file's problems in [param shown], one row each (file, field, what is
@@ -98,7 +98,14 @@ func show_problems(shown: Tree, reply: Dictionary) -> bool:
 	var error: Dictionary = reply.get("error", {})
 	if kind() != "situation" or error.get("code", "") != "rule_error":
 		return false
-	var root := Ui.reset(shown, ["arquivo de situação", "campo", "o que está errado"])
+	var root := Ui.reset(
+		shown,
+		[
+			SorteioI18n.t("arquivo de situação"),
+			SorteioI18n.t("campo"),
+			SorteioI18n.t("o que está errado")
+		]
+	)
 	for line: String in str(error.get("message", "")).split("\n", false):
 		var parts := line.split(": ", true, 2)
 		while parts.size() < 3:
@@ -111,4 +118,8 @@ func _update() -> void:
 	var needs_path := kind() in ["state", "situation"]
 	_path.editable = needs_path
 	_browse.disabled = not needs_path
-	_path.placeholder_text = "caminho do arquivo (.json)" if needs_path else "(nenhum arquivo)"
+	_path.placeholder_text = (
+		SorteioI18n.t("caminho do arquivo (.json)")
+		if needs_path
+		else SorteioI18n.t("(nenhum arquivo)")
+	)
