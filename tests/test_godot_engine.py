@@ -797,7 +797,25 @@ def test_demo_deck_is_a_valid_deck():
     assert deck.parametros.cartas_por_turno == 7
 
 
-@pytest.mark.parametrize("preset", ["Linux/X11", "Windows Desktop"])
+def test_the_windows_preset_is_refused_without_a_frozen_server(tmp_path):
+    """Issue 14: no frozen socket server is built for Windows here, so the addon's export plugin
+    refuses the demo's Windows Desktop preset with a clear error and keeps nothing (a game
+    whose players would have no Python for the rules is never written silently)."""
+    pack = tmp_path / "demo.pck"
+    refused = (
+        (r"^ERROR: .*Sorteio: no frozen socket server for windows-x86_64 in "
+         r"res://addons/sorteio/frozen", "the refusal this test asks for"),
+        (r"^ERROR: .*Sorteio: the export to .* was refused \(see above\); nothing was kept",
+         "its summary"),
+    )
+    _result, log = run_godot(tmp_path, ["--export-pack", "Windows Desktop", str(pack)],
+                             allowed=refused)
+    assert "Invalid export preset" not in log
+    assert "no frozen socket server for windows-x86_64" in log, log[-3000:]
+    assert not pack.exists()
+
+
+@pytest.mark.parametrize("preset", ["Linux/X11"])
 def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
     """The top-level export_presets.cfg (linked into the demo) exports the demo's pack.
 

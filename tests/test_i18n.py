@@ -204,7 +204,10 @@ def test_cli_lang_beats_sorteio_lang_and_sorteio_lang_beats_the_locale(tmp_path)
     env = dict(os.environ, SORTEIO_LANG="pt-BR", LANG="en_US.UTF-8")
     assert "erro: " in sorteio("validate", path, check_code=2, env=env).stderr
     assert "error: " in sorteio("--lang=en", "validate", path, check_code=2, env=env).stderr
-    env = {k: v for k, v in os.environ.items() if k != "SORTEIO_LANG"}
+    # LANGUAGE, LC_ALL and LC_MESSAGES come before LANG (gettext's order): a CI machine may set
+    # them; this test names the locale through LANG alone.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SORTEIO_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     assert "error: " in sorteio("validate", path, check_code=2,
                                 env=dict(env, LANG="en_US.UTF-8")).stderr
     assert "erro: " in sorteio("validate", path, check_code=2,

@@ -269,7 +269,9 @@ func _stop_child() -> void:
 	var until := OS.get_ticks_msec() + 2000
 	while terminated and _child_alive() and OS.get_ticks_msec() < until:
 		OS.delay_msec(5)
-	if _child_alive():
+	# Also once it exited: a child that stopped on SIGTERM stays a zombie (its /proc entry) until
+	# reaped, and Godot's OS.kill reaps it (waitpid); the PID is not reused before that.
+	if _child_alive() or Directory.new().dir_exists("/proc/%d" % pid):
 		OS.kill(pid)
 	pid = -1
 
