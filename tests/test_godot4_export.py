@@ -87,6 +87,9 @@ def game_project(where: Path, name: str) -> Path:
         where, name=name, autoload=False, import_now=False, link_addon=False,
         settings={
             "application": {"run/main_scene": '"res://main.tscn"'},
+            # An autoload of the game's own: exported, it reaches PythonLanguage before the
+            # addon's Python side is imported (see game_state.gd).
+            "autoload": {"GameState": '"*res://game_state.gd"'},
             "editor_plugins": {"enabled": f'PackedStringArray("{PLUGIN}")'},
         },
     )
@@ -94,7 +97,7 @@ def game_project(where: Path, name: str) -> Path:
     shutil.copytree(ROOT / "addons" / "sorteio", project / "addons" / "sorteio")
     (project / "decks").mkdir()
     shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
-    for name in ("main.gd", "main.tscn"):
+    for name in ("main.gd", "main.tscn", "game_state.gd"):
         shutil.copy(GAME / name, project / name)
     template = os.path.realpath(engine("godot4-template-release"))
     presets = (GAME / "export_presets.cfg.in").read_text(encoding="utf-8")
@@ -157,6 +160,10 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert (home / "python312.zip").is_file() and (home / "python3.12" / "lib-dynload").is_dir()
     for package in ("sorteio", "pydantic", "pydantic_core"):
         assert (site / package).is_dir(), package
+    # The fixes of upstream's defects, run by CPython at start-up (before the game's autoloads
+    # reach the extension): the addon's file, as it is.
+    fixes = ROOT / "addons" / "sorteio" / "python" / "upstream_fixes.py"
+    assert (site / "sitecustomize.py").read_bytes() == fixes.read_bytes()
     left_out = ("__pycache__", "pip", "setuptools", ".gdignore", "click", "rich", "tests",
                 "direct_url.json")
     never = [p for p in out.rglob("*") if p.name in left_out]
@@ -224,13 +231,7 @@ def test_20_runs_with_no_python_play_whole_matches_and_leave_nothing(
     assert all(name.startswith("logs/godot") for name in left), left
 
 
-@pytest.mark.parametrize("variant", [
-    "godot4-socket",
-    pytest.param("godot4-python", marks=pytest.mark.xfail(
-        strict=True, reason="known defect (issue 13 note): the exported in-process demo plays "
-        "its whole match, then crashes with signal 11 at exit; seen once the upstream fixes "
-        "(addons/sorteio/python/upstream_fixes.py) and the export work met on main")),
-])
+@pytest.mark.parametrize("variant", ["godot4-socket", "godot4-python"])
 def test_make_export_builds_the_demo_for_players_on_both_bridges(variant, tmp_path):
     """``make export``'s Godot 4 demo (scripts/export/godot4.py): each folder, copied to a
     player's folder, plays a whole autoplay match from another folder with every Python hidden,
@@ -304,6 +305,23 @@ def test_web_export_is_refused_with_a_clear_message(exported, tmp_path):
     assert "Sorteio: the Web cannot run the in-process Python runtime" in log, log[-3000:]
     assert not log.startswith("exit 0"), log[-3000:]
     assert not list((tmp_path / "web").iterdir()), list((tmp_path / "web").iterdir())
+
+
+def test_export_of_a_runtime_with_its_own_sitecustomize_is_refused(exported, tmp_path):
+    """The export ships the addon's fixes as the runtime's sitecustomize.py; a project whose
+    runtime has its own would lose one or the other, so it is refused with the file named, and
+    nothing of the game or its runtime is kept."""
+    _out, _log, project = exported
+    own = (project / "addons/godot-python-extension/bin/linux-x86_64/python3.12/site-packages"
+           / "sitecustomize.py")
+    own.write_text("# the studio's own start-up code\n", encoding="utf-8")
+    try:
+        (tmp_path / "out").mkdir()
+        log = export(project, "Linux", tmp_path / "out" / "game.x86_64", tmp_path / "home")
+    finally:
+        own.unlink()
+    assert "site-packages/sitecustomize.py exists" in log, log[-3000:]
+    assert not list((tmp_path / "out").iterdir()), list((tmp_path / "out").iterdir())
 
 
 def test_windows_export_without_a_frozen_server_for_it_is_refused(exported_socket, tmp_path):

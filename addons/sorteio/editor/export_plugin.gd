@@ -9,7 +9,10 @@ extends EditorExportPlugin
 ## through its [code].gdextension[/code] as usual) and [code]lib/linux-x86_64/[/code], the
 ## embedded Python's home: the standard library ([code]python312.zip[/code],
 ## [code]lib-dynload[/code]) and [code]site-packages[/code] with sorteio and pydantic, without
-## pip, setuptools, tests or [code]__pycache__[/code]. Into the pack go the extension's API cache
+## pip, setuptools, tests or [code]__pycache__[/code], plus the addon's
+## [code]python/upstream_fixes.py[/code] as [code]site-packages/sitecustomize.py[/code] (an
+## exported game's autoloads reach the extension before the addon's Python side loads; refused
+## if the project's runtime has a sitecustomize.py of its own). Into the pack go the extension's API cache
 ## ([code]res://.python/extension_api.json.gz[/code], which the extension reads when it runs
 ## outside the editor). Left out of the pack: the project-root [code]sorteio.pyextension[/code]
 ## (an exported game imports the Python side itself).
@@ -52,6 +55,10 @@ const FROZEN_SERVER := "sorteio-serve"
 const FROZEN_LIB := "sorteio-serve-lib"
 ## The addon's in-process Python side: in the pack only when the in-process bridge is exported.
 const PYTHON_SIDE := "res://addons/sorteio/python/"
+## The fixes of upstream's defects (see that file), shipped as the exported runtime's
+## [constant SITECUSTOMIZE] so they apply before any autoload reaches the extension.
+const UPSTREAM_FIXES := PYTHON_SIDE + "upstream_fixes.py"
+const SITECUSTOMIZE := "sitecustomize.py"
 ## rwxr-xr-x: the copied server must stay executable (DirAccess.copy_absolute drops the mode).
 const EXECUTABLE: int = 0b111_101_101
 
@@ -140,6 +147,11 @@ func _export_begin(features: PackedStringArray, _is_debug: bool, path: String, _
 		return
 	var game_dir: String = path.get_base_dir()
 	if DirAccess.dir_exists_absolute(EXTENSION_DIR):
+		refused = runtime_refusal()
+		if refused != "":
+			_refused_path = path
+			_refuse(refused)
+			return
 		_in_process = true
 		_export_runtime(game_dir)
 		return
@@ -177,18 +189,37 @@ func _refuse(message: String) -> void:
 		platform.call("add_message", error, "Sorteio", message)
 
 
+## Why the in-process runtime cannot be exported ("" when it can): checked before anything is
+## written, so a refused export leaves nothing of the runtime behind.
+static func runtime_refusal() -> String:
+	if not FileAccess.file_exists("res://.python/extension_api.json"):
+		return "Sorteio: res://.python/extension_api.json is missing: open the project in the editor once"
+	var own: String = RUNTIME_DIR.path_join("python3.12/site-packages").path_join(SITECUSTOMIZE)
+	if FileAccess.file_exists(own):
+		return (
+			(
+				"Sorteio: %s exists: the in-process export ships the addon's %s as the runtime's "
+				+ "sitecustomize.py (without it an exported game with an autoload crashes at exit); "
+				+ "merge yours into a module it imports, or remove it"
+			)
+			% [own, UPSTREAM_FIXES]
+		)
+	return ""
+
+
 func _export_runtime(game_dir: String) -> void:
 	var runtime: String = ProjectSettings.globalize_path(RUNTIME_DIR)
 	add_shared_object(runtime.path_join("libpython3.12.so.1.0"), PackedStringArray(), "")
 	_python_home = game_dir.path_join("lib/linux-x86_64")
 	_copy(runtime.path_join("python312.zip"), _python_home.path_join("python312.zip"))
 	_copy_tree(runtime.path_join("python3.12"), _python_home.path_join("python3.12"))
+	# An exported game imports the addon's Python side only when its bridge starts, after Godot
+	# has handed PythonLanguage the autoloads: CPython runs sitecustomize at start-up, in time.
+	_copy(
+		ProjectSettings.globalize_path(UPSTREAM_FIXES),
+		_python_home.path_join("python3.12/site-packages").path_join(SITECUSTOMIZE)
+	)
 	var api: PackedByteArray = FileAccess.get_file_as_bytes("res://.python/extension_api.json")
-	if api.is_empty():
-		_refuse(
-			"Sorteio: res://.python/extension_api.json is missing: open the project in the editor once"
-		)
-		return
 	add_file(
 		"res://.python/extension_api.json.gz", api.compress(FileAccess.COMPRESSION_GZIP), false
 	)
@@ -218,16 +249,37 @@ func _export_end() -> void:
 
 
 func _remove_refused_export() -> void:
-	# The files this export just wrote (<name>.<anything> in its folder, modified since it
-	# began): a refused export leaves no game that would start without its rules.
+	# The files this export just wrote (modified since it began): <name>.<anything> in its
+	# folder, and with the extension in the project what its library and upstream's export
+	# plugin put beside it (shared libraries, the Python home under lib/): a refused export
+	# leaves no game that would start without its rules.
 	var folder: String = _refused_path.get_base_dir()
 	var stem: String = _refused_path.get_file().get_basename() + "."
+	var extension: bool = DirAccess.dir_exists_absolute(EXTENSION_DIR)
 	for file: String in DirAccess.get_files_at(folder):
 		var target: String = folder.path_join(file)
-		if file.begins_with(stem) and FileAccess.get_modified_time(target) >= _began_at:
+		var ours: bool = file.begins_with(stem) or (extension and ".so" in file)
+		if ours and FileAccess.get_modified_time(target) >= _began_at:
 			DirAccess.remove_absolute(target)
+	# Upstream's copy keeps the files' times, so the runtime is told by its standard library.
+	var home: String = folder.path_join("lib/linux-x86_64")
+	if extension and FileAccess.file_exists(home.path_join("python312.zip")):
+		_remove_tree(home)
+		DirAccess.remove_absolute(home.get_base_dir())  # lib/, when nothing else is in it
 	push_error("Sorteio: the export to %s was refused (see above); nothing was kept" % folder)
 	_refused_path = ""
+
+
+func _remove_tree(folder: String) -> void:
+	var dir: DirAccess = DirAccess.open(folder)
+	if dir == null:
+		return
+	dir.include_hidden = true  # upstream's copy brings the editor's .gdignore markers
+	for file: String in dir.get_files():
+		dir.remove(file)
+	for sub: String in dir.get_directories():
+		_remove_tree(folder.path_join(sub))
+	DirAccess.remove_absolute(folder)
 
 
 func _export_file(path: String, _type: String, _features: PackedStringArray) -> void:

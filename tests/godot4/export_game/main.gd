@@ -53,3 +53,4 @@ func _play() -> void:
 func _on_match_ended(reason: String, ending: Dictionary) -> void:
 	_ending = ending.duplicate()
 	_ending["reason"] = reason
+	GameState.matches_played += 1

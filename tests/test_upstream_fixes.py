@@ -1,0 +1,115 @@
+"""addons/sorteio/python/upstream_fixes.py, without Godot: upstream's PythonLanguage as in
+godot-python-extension d01a302, stood in by a small package on sys.path. The real extension runs
+it in the Godot 4 engine tests (tests/test_godot4_python.py, tests/test_godot4_export.py: an
+exported game with an autoload plays and exits 0 with no upstream traceback)."""
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXES = Path(__file__).resolve().parents[1] / "addons/sorteio/python/upstream_fixes.py"
+
+UPSTREAM = '''
+class PythonLanguage:  # upstream's, as in d01a302
+    def _add_global_constant(self, name, value):
+        raise NotImplementedError
+
+    def _add_named_global_constant(self, name, value):
+        raise NotImplementedError
+
+    def _remove_named_global_constant(self, name):
+        raise NotImplementedError
+
+    def _handles_global_class_type(self, type_):
+        return type_ in ("PythonScript")  # upstream's defect: a string, not a tuple
+'''
+
+
+@pytest.fixture
+def upstream(tmp_path, monkeypatch):
+    """A stand-in ``godot`` package on sys.path, none of it imported yet; sys.meta_path and the
+    godot modules are restored afterwards."""
+    language = tmp_path / "godot" / "_python_extension"
+    language.mkdir(parents=True)
+    (tmp_path / "godot" / "__init__.py").write_text("")
+    (language / "__init__.py").write_text("")
+    (language / "python_language.py").write_text(UPSTREAM)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    for name in [m for m in sys.modules if m == "godot" or m.startswith("godot.")]:
+        monkeypatch.delitem(sys.modules, name)
+    yield
+    for name in [m for m in sys.modules if m == "godot" or m.startswith("godot.")]:
+        del sys.modules[name]
+
+
+def load_fixes(name: str):
+    """Runs upstream_fixes.py as a module called ``name`` (the game runs it as "sitecustomize"
+    and as "addons.sorteio.python.upstream_fixes")."""
+    spec = importlib.util.spec_from_file_location(name, FIXES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def assert_fixed(language_class) -> None:
+    lang = language_class()
+    for name in ("_add_global_constant", "_add_named_global_constant"):
+        assert getattr(lang, name)("Sorteio", object()) is None
+        assert getattr(language_class, name).__name__ == name  # upstream calls it by name
+    assert lang._remove_named_global_constant("Sorteio") is None
+    assert lang._handles_global_class_type("PythonScript")
+    assert not any(lang._handles_global_class_type(t) for t in ("", "Script", "JSON"))
+
+
+def test_upstream_fixes_quiet_the_extensions_per_run_tracebacks(upstream):
+    """The editor's and a project run's case: upstream's module is imported before the addon's
+    Python side, which patches it on import; importing it again (the editor does) changes
+    nothing."""
+    language = importlib.import_module("godot._python_extension.python_language").PythonLanguage
+    assert language()._handles_global_class_type("")  # the defect
+    with pytest.raises(NotImplementedError):
+        language()._add_global_constant("Sorteio", object())
+    first = load_fixes("addons.sorteio.python.upstream_fixes")
+    patched = dict(vars(language))
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    assert dict(vars(language)) == patched
+    assert_fixed(language)
+    assert not first.patch(language)  # already patched: nothing to do
+
+
+def test_upstream_fixes_as_sitecustomize_patch_upstream_when_it_is_imported(upstream):
+    """The exported game's case (issue 13): CPython runs sitecustomize before ``godot`` can be
+    imported; upstream's module is patched the moment it is imported, before any autoload
+    reaches it. Loaded again as the addon's module, it installs no second finder."""
+    load_fixes("sitecustomize")
+    assert "godot._python_extension.python_language" not in sys.modules
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    finders = [f for f in sys.meta_path if getattr(f, "sorteio_patch_on_import", False)]
+    assert len(finders) == 1
+    language = importlib.import_module("godot._python_extension.python_language").PythonLanguage
+    assert_fixed(language)
+
+
+def test_upstream_fixes_keep_the_functions_they_replace_alive(upstream):
+    """Upstream's C++ keeps each virtual it looked up and drops it after finalize: a replaced
+    function must not be freed when the class lets go of it (the exported demo's crash at exit)."""
+    language = importlib.import_module("godot._python_extension.python_language").PythonLanguage
+    original = language.__dict__["_add_global_constant"]
+    before = sys.getrefcount(original)
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    assert language.__dict__["_add_global_constant"] is not original
+    # The class's reference is gone and one that is never given back took its place.
+    assert sys.getrefcount(original) == before
+
+
+def test_upstream_fixes_leave_another_build_alone(tmp_path, monkeypatch, upstream):
+    """A build of the extension without these methods is not touched."""
+    module = importlib.import_module("godot._python_extension.python_language")
+    monkeypatch.setattr(module, "PythonLanguage", type("PythonLanguage", (), {}))
+    fixes = load_fixes("addons.sorteio.python.upstream_fixes")
+    assert vars(module.PythonLanguage).get("_handles_global_class_type") is None
+    assert not fixes.patch(module.PythonLanguage)
