@@ -12,9 +12,9 @@ extends EditorExportPlugin
 ## pip, setuptools, tests or [code]__pycache__[/code], plus the addon's
 ## [code]python/upstream_fixes.py[/code] as [code]site-packages/sitecustomize.py[/code] (an
 ## exported game's autoloads reach the extension before the addon's Python side loads; refused
-## if the project's runtime has a sitecustomize.py of its own). Into the pack go the extension's API cache
-## ([code]res://.python/extension_api.json.gz[/code], which the extension reads when it runs
-## outside the editor). Left out of the pack: the project-root [code]sorteio.pyextension[/code]
+## if the project's runtime has a sitecustomize.py of its own). Into the pack go the extension's
+## API cache ([code]res://.python/extension_api.json.gz[/code], which the extension reads when it
+## runs outside the editor). Left out of the pack: the project-root [code]sorteio.pyextension[/code]
 ## (an exported game imports the Python side itself).
 ##
 ## [b]Socket bridge[/b] (a project without the extension): the frozen server
