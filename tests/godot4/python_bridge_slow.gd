@@ -30,8 +30,8 @@ func scenario() -> void:
 	if wait == "take":
 		reply = await _new_match_taking_each_frame(params)
 	else:
-		for seed: int in range(1, int(arg("repeat", "1")) + 1):
-			params["seed"] = seed
+		for match_seed: int in range(1, int(arg("repeat", "1")) + 1):
+			params["seed"] = match_seed
 			reply = await bridge.request("new_match", params)
 		if int(arg("repeat", "1")) > 1:
 			await create_timer(1.0).timeout
