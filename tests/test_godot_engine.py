@@ -863,6 +863,7 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
     assert "Invalid export preset" not in log
     data = pack.read_bytes()
     assert b"res://decks/padrao.json" in data  # include_filter: Python reads the deck
+    assert b"res://i18n/en.po" in data  # the demo's catalogs (issue 15)
     assert b"res://addons/sorteio/sorteio_node.gd" in data
     assert b"res://main.tscn" in data
     assert b"docs/screenshot.png" not in data
