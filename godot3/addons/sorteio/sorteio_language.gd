@@ -50,6 +50,8 @@ static func t(message: String) -> String:
 static func translated(message: String, catalog_path: String) -> String:
 	if not ResourceLoader.exists(catalog_path):
 		return message
-	var catalog: Translation = load(catalog_path)
+	# Untyped: a `Translation` annotation made this script fail to compile in 3.2.3's editor
+	# while a plugin was being enabled ("Couldn't fully preload" in every script preloading it).
+	var catalog = load(catalog_path)
 	var text := str(catalog.get_message(message)) if catalog != null else ""
 	return text if text != "" else message

@@ -32,7 +32,7 @@ static func summary(deck: Resource) -> String:
 	if deck.valid:
 		lines.append(Language.t("Baralho Sorteio '%s': válido") % deck.deck_name)
 	elif deck.problems.empty():
-		lines.append(Language.t("%s não é um baralho Sorteio (sem \"cartas\")") % file)
+		lines.append(Language.t('%s não é um baralho Sorteio (sem "cartas")') % file)
 	else:
 		lines.append(Language.t("Baralho INVÁLIDO: %s não é válido") % file)
 	for row in deck.problems:
