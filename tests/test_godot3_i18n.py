@@ -31,7 +31,8 @@ DEMO = ROOT / "godot3" / "demo_project"
 # Each Godot 3 folder, its catalogs, and the Godot 4 catalogs of its twin scripts.
 CATALOGS = {ADDON: (ADDON / "i18n", ROOT / "addons" / "sorteio" / "i18n"),
             DEMO: (DEMO / "i18n", ROOT / "demo_project" / "i18n")}
-LITERAL = r'"(?:[^"\\]|\\.)*"'
+# a GDScript string literal: double-quoted, or single-quoted (gdformat writes one holding a '"')
+LITERAL = r'(?:"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\')'
 # Language.t("...") / Texts.t("...") (t("...") inside texts.gd), one literal or literals joined
 # by + (gdformat may put those in parentheses)
 CALL = re.compile(rf'(?<![\w.])(?:Language\.|Texts\.)?t\('
@@ -43,6 +44,13 @@ LISTS = re.compile(r'(?:_words\(\[|_years\(|Texts\.count\([^,]+,)([^\]\)]*)')
 MARKED = re.compile(rf'^.*?({LITERAL})[^"\n]*#\s*i18n\s*$', re.M)
 ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', re.M)
 PLACEHOLDER = r"%[-+.\d]*[sdf]"
+
+
+def unquote(literal: str) -> str:
+    """The text of a GDScript string literal (its escapes are JSON's)."""
+    if literal.startswith("'"):
+        literal = '"' + literal[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
+    return json.loads(literal)
 
 
 def catalog(folder: Path, language: str) -> dict:
@@ -62,13 +70,13 @@ def used_msgids(folder: Path) -> dict:
             continue
         text = path.read_text(encoding="utf-8")
         for argument in CALL.findall(text):
-            msgid = "".join(json.loads(part) for part in re.findall(LITERAL, argument))
+            msgid = "".join(unquote(part) for part in re.findall(LITERAL, argument))
             found[msgid] = path.relative_to(ROOT)
         for argument in LISTS.findall(text):
             for literal in re.findall(LITERAL, argument):
-                found[json.loads(literal)] = path.relative_to(ROOT)
+                found[unquote(literal)] = path.relative_to(ROOT)
         for literal in MARKED.findall(text):
-            found[json.loads(literal)] = path.relative_to(ROOT)
+            found[unquote(literal)] = path.relative_to(ROOT)
     return found
 
 
