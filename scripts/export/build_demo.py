@@ -126,7 +126,8 @@ def scratch_project(dest: Path) -> Path:
     """A copy of the demo with the addon's link resolved (the checkout is never written to)."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(DEMO, dest, symlinks=False, ignore=shutil.ignore_patterns(".import", "docs"))
+    shutil.copytree(DEMO, dest, symlinks=False,
+                    ignore=shutil.ignore_patterns(".import", "*.import", "docs"))
     return dest
 
 
