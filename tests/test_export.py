@@ -478,3 +478,127 @@ def processes_under(folder: Path) -> list:
             except OSError:
                 continue
     return found
+
+
+# -- Godot 3's export plugin with pythonscript (the in-process bridge) ---------------------------
+
+WINDOWS_PRESET = """
+[preset.2]
+
+name="Windows Desktop"
+platform="Windows Desktop"
+runnable=true
+custom_features=""
+export_filter="all_resources"
+include_filter="decks/*.json"
+exclude_filter="addons/sorteio/editor/*"
+export_path=""
+patch_list=PoolStringArray(  )
+script_export_mode=1
+script_encryption_key=""
+
+[preset.2.options]
+
+binary_format/64_bits=true
+"""
+
+
+@pytest.fixture(scope="module")
+def g3_python_game(tmp_path_factory):
+    """tests/godot3/export_game with the addon copied in and pythonscript (with sorteio in its
+    Python) installed and enabled, as README's In-process bridge says: (project, work folder)."""
+    where = tmp_path_factory.mktemp("g3export_python")
+    project = where / "game"
+    shutil.copytree(GAME3, project)
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
+    shutil.copytree(ROOT / "godot3" / "addons" / "sorteio", project / "addons" / "sorteio")
+    with open(project / "export_presets.cfg", "a", encoding="utf-8") as presets:
+        presets.write(WINDOWS_PRESET)
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "pythonscript.sh"), "install",
+                             str(project)], capture_output=True, text=True, timeout=1800)
+    if result.returncode == 3 and not os.environ.get("CI"):
+        pytest.skip(f"pythonscript is unavailable: {result.stderr[-500:]}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return project, where
+
+
+@pytest.fixture(scope="module")
+def g3_python_exported(g3_python_game):
+    project, where = g3_python_game
+    out = where / "out"
+    log = g3_export(project, "Linux/X11", out / "game.pck", where / "home")
+    return out, log
+
+
+def test_godot3_export_pack_carries_pythonscript_and_a_launcher(g3_python_exported):
+    """With pythonscript enabled, the export gets its runtime (sorteio inside, what a game never
+    runs left out, compiled ahead), the bridge's script, and game.sh; no frozen server."""
+    out, log = g3_python_exported
+    assert log.startswith("exit 0"), log[-3000:]
+    errors = [line for line in log.splitlines()
+              if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
+    assert not errors, log[-3000:]
+    home = out / "addons" / "pythonscript" / "x11-64"
+    site = home / "lib" / "python3.8" / "site-packages"
+    assert (home / "libpythonscript.so").is_file() and (site / "sorteio" / "engine.py").is_file()
+    for never in ("bin", "include", "lib/pkgconfig", "lib/python3.8/site-packages/pip",
+                  "lib/python3.8/site-packages/setuptools"):
+        assert not (home / never).exists(), never
+    assert not list(site.glob("*.dist-info/direct_url.json"))
+    bridge = out / "addons" / "sorteio" / "python"
+    assert (bridge / "sorteio_python_bridge.py").is_file()
+    assert list((bridge / "__pycache__").glob("sorteio_python_bridge.*.pyc"))
+    # Compiled ahead, unchecked-hash: the flags word of the .pyc header is 0b01 (hash, unchecked).
+    pyc = next((site / "sorteio" / "__pycache__").glob("engine.*.pyc")).read_bytes()
+    assert int.from_bytes(pyc[4:8], "little") == 1, pyc[:16]
+    launcher = out / "game.sh"
+    assert os.access(launcher, os.X_OK), sorted(os.listdir(out))
+    assert 'cd "$(dirname "$0")"' in launcher.read_text(encoding="utf-8")
+    assert not (out / build_demo.FROZEN).exists(), "a pythonscript game never runs the server"
+
+
+def test_godot3_pythonscript_export_plays_a_whole_match_from_another_folder_with_no_python(
+    g3_python_exported, display, tmp_path
+):
+    """The exported game through its launcher, from another working folder with every Python
+    hidden: a whole match in-process, and the game's folder stays as shipped (no __pycache__
+    written). Without the launcher, from that other folder, Godot 3.2 resolves pythonscript's
+    res:// library from the working folder, finds none, and the game has no bridge: why the
+    launcher goes to the game's folder first."""
+    out, _log = g3_python_exported
+    game = tmp_path / "player" / "game"
+    shutil.copytree(out, game, symlinks=True)
+    before = listing(game)
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "g3export"
+    user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
+    runs = [f"'{game / 'game.sh'}' --audio-driver Dummy -- --seed=31",
+            "echo WITHOUT-LAUNCHER",
+            # That game then waits for a bridge that never comes: stopped after 20 s.
+            f"timeout 20 godot3-runner --audio-driver Dummy --main-pack '{game / 'game.pck'}' "
+            "-- --seed=31 || echo \"EXIT $?\""]
+    log, _home, temp, elsewhere = run_hidden(tmp_path, held_display(runs),
+                                             env={"DISPLAY": display}, timeout=TIMEOUT * 2)
+    launched, bare = log.split("WITHOUT-LAUNCHER", 1)
+    errors = [line for line in launched.splitlines()
+              if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
+    assert not errors, "\n".join(errors) + launched[-3000:]
+    assert "GAME bridge python" in launched, launched[-3000:]
+    assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', launched)
+    assert "GAME bridge python" not in bare and "open_dynamic_library" in bare, bare[-3000:]
+    assert "pythonscript.gdnlib is enabled but its library did not load" in bare, bare[-3000:]
+    assert listing(game) == before
+    assert not list(elsewhere.iterdir()), list(elsewhere.iterdir())
+    assert not list(temp.iterdir()), list(temp.iterdir())
+
+
+def test_godot3_pythonscript_windows_export_is_refused_naming_the_in_process_bridge(
+    g3_python_game, tmp_path
+):
+    project, _where = g3_python_game
+    log = g3_export(project, "Windows Desktop", tmp_path / "win" / "game.pck", tmp_path / "home")
+    assert "Sorteio: this game uses the in-process bridge (pythonscript" in log, log[-3000:]
+    assert "runtime for Linux 64-bit only" in log and "not for windows-x86_64" in log, log
+    assert "no frozen socket server" not in log, log[-3000:]
+    assert "was refused (see above); nothing was kept" in log, log[-3000:]
+    assert not list((tmp_path / "win").iterdir()), list((tmp_path / "win").iterdir())
