@@ -542,7 +542,8 @@ def test_godot3_export_pack_carries_pythonscript_and_a_launcher(g3_python_export
     home = out / "addons" / "pythonscript" / "x11-64"
     site = home / "lib" / "python3.8" / "site-packages"
     assert (home / "libpythonscript.so").is_file() and (site / "sorteio" / "engine.py").is_file()
-    for never in ("bin", "include", "lib/pkgconfig", "lib/python3.8/site-packages/pip",
+    for never in ("bin", "include", "lib/pkgconfig", "lib/libpython3.8.so",
+                  "lib/python3.8/site-packages/pip",
                   "lib/python3.8/site-packages/setuptools"):
         assert not (home / never).exists(), never
     assert not list(site.glob("*.dist-info/direct_url.json"))

@@ -43,6 +43,8 @@ const PYTHONSCRIPT_LEFT_OUT := [
 	"bin",
 	"include",
 	"lib/pkgconfig",
+	# The link for building extensions (a copy would double 13 MB): libraries load .so.1.0.
+	"lib/libpython3.8.so",
 	"lib/python3.8/config-3.8-*",
 	"lib/python3.8/site-packages/pip",
 	"lib/python3.8/site-packages/pip-*.dist-info",
