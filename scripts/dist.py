@@ -88,9 +88,17 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    is the user guide, with a whole game; [the reference](addons/sorteio/docs/reference.md) has
    every call, signal and constant.
 
-The editor panel, the importer and this wheel stay out of exported games when the export
-preset's exclude filter has `addons/sorteio/editor/*` (the addon README, "Ship it").
-License: MIT (`LICENSE`).
+6. Ship it: Godot's own Export (the dialog, or `--export-pack`), with the plugin enabled. The
+   zip carries the socket bridge's frozen server for Linux x86-64 (its own Python, the rules
+   and the built-in decks, in `addons/sorteio/frozen/linux-x86_64/`); the addon's export plugin
+   copies it beside the exported game, whose players need no Python. With pythonscript enabled
+   the plugin copies pythonscript's runtime and a `<game>.sh` launcher instead. Platforms it
+   cannot serve are refused with a message saying why (the addon README, "Ship it").
+
+The editor panel, the importer, this wheel and the frozen server's folder stay out of the
+exported pack (add `addons/sorteio/editor/*` to the preset's exclude filter).
+License: MIT (`LICENSE`); what the frozen server bundles, in
+`addons/sorteio/frozen/linux-x86_64/licenses/`.
 """
 
 
@@ -128,7 +136,11 @@ GDExtension with the rules already installed in its own Python
      addons/sorteio/wheel/install.py`, which picks `{compiled}` on {platform}, else `{wheel}`),
      and the addon pointed at it (the project setting `sorteio/python` or `SORTEIO_PYTHON`).
      On other platforms than Linux x86-64, delete `addons/godot-python-extension/` and
-     `sorteio.pyextension` (the runtime there is built for Linux only).
+     `sorteio.pyextension` (the runtime there is built for Linux only); so too on Linux to
+     ship the socket bridge. Exported games need no Python either: the zip carries the frozen
+     server for Linux x86-64 (`addons/sorteio/frozen/linux-x86_64/`), which the export plugin
+     puts beside the game; for Windows or macOS, build one there
+     (`addons/sorteio/README.md`, "Exporting your game").
 
 4. Play:
 
