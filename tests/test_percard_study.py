@@ -57,10 +57,12 @@ def test_benjamini_hochberg_on_the_papers_worked_example():
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=60), st.sampled_from([0.01, 0.05, 0.2]))
 def test_benjamini_hochberg_is_the_step_up_rule(ps, q):
     """Adjusted value <= q exactly for the step-up procedure's discoveries: every p at or below
-    the largest p_(k) with p_(k) <= k q / m."""
+    the largest p_(k) with p_(k) m / k <= q. The line is written p m / k <= q, as the adjusted
+    value is computed, not p <= k q / m: the two differ by a rounding for a p on the line
+    (p = 6 * 0.2 / 18 gives p * 18 / 6 = 0.20000000000000004 > 0.2), which hypothesis finds."""
     m = len(ps)
     ranked = sorted(ps)
-    passing = [ranked[k - 1] for k in range(1, m + 1) if ranked[k - 1] <= k * q / m]
+    passing = [ranked[k - 1] for k in range(1, m + 1) if ranked[k - 1] * m / k <= q]
     cut = max(passing) if passing else -1.0
     adjusted = benjamini_hochberg(ps)
     assert [a <= q for a in adjusted] == [p <= cut for p in ps]
