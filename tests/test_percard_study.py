@@ -28,6 +28,7 @@ from sorteio.sim.percard import (
 )
 from sorteio.sim.percard_study import STEP, PerCardPlan, run_per_card
 from sorteio.sim.stats import Z95, paired_difference
+from test_kernel_differential import both_selects  # noqa: F401
 
 # Benjamini & Hochberg (1995), J. R. Statist. Soc. B 57(1), section 4: 15 p-values of a
 # clinical trial. At q = 0.05 the step-up procedure rejects the 4 smallest (0.0095 <= 4/15 *
@@ -119,6 +120,7 @@ def test_every_card_reaches_the_precision_or_the_cap(small):
         e.matches for e in small.effects)
 
 
+@pytest.mark.usefixtures("both_selects")
 def test_effects_are_the_paired_comparison_on_the_same_matches(small):
     """Each card's figures, recomputed from scratch: the kernel (keyed draw) on the deck without
     the card and on the whole deck, every match played, over the card's own number of matches
@@ -281,6 +283,7 @@ def test_a_planted_harmful_card_is_flagged_by_both_seeds():
         assert "põe o mandato em risco" in top.verdict()
 
 
+@pytest.mark.usefixtures("both_selects")
 def test_replaying_only_the_picked_matches_gives_the_figures_of_every_pair(monkeypatch):
     """The keyed study plays a card's match only where the baseline picked the card (the other
     matches are the baseline's, tests/test_keyed.py); every figure equals the study that plays
