@@ -53,13 +53,13 @@ from .sweep import (
     _deck_key,
     _InlineExecutor,
     _remember,
-    _run_local_chunk,
+    _run_local_chunks,
     _share_deck,
     _start_worker,
     _stop_workers,
     default_jobs,
     max_jobs,
-    run_chunk,
+    run_chunks,
 )
 
 # _HAS_BIT[b]: bytes.translate table giving 1 for the bytes with bit b set, else 0.
@@ -68,6 +68,7 @@ _HAS_BIT = [bytes(x >> b & 1 for x in range(256)) for b in range(8)]
 FIRST = 5_000  # matches of the first round (per card)
 STEP = 1_000  # later rounds plan in multiples of this
 CHUNK = 10_000  # matches per work unit on worker processes (a card replays ~40% of them)
+BATCH_MATCHES = 20_000  # matches played per task: a few chunks each (run_chunks), ~50 ms
 INLINE_MATCHES = 150_000  # a study at most this big (cap x scenarios) runs in this process
 
 Work = Tuple[int, int, int]  # (scenario index, first match, count)
@@ -410,12 +411,36 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
                                         initargs=(key, deck_json)))
     assert executor is not None
     limit = 3 * workers
-    futures: Dict[Future, Work] = {}
+    futures: Dict[Future, List[Work]] = {}
     params = plan.scenarios[0].params
     interrupted = False
 
+    def batches(items: List[Work]):
+        """The round's chunks, a few per task (``run_chunks``): ~BATCH_MATCHES matches played
+        a task, and at least 4 tasks per worker so none waits for the others."""
+        calls = []
+        for item in items:
+            s_index, start, count = item
+            options = plan.chunk_options(item)
+            only = options.get("only")
+            calls.append((item, len(only) if only is not None else count,  # type: ignore[arg-type]
+                          ((params, policy, seed, start, count, kernel,
+                            plan.scenarios[s_index].without), options)))
+        size = max(1, min(BATCH_MATCHES, sum(c[1] for c in calls) // (4 * workers)))
+        batch: list = []
+        weight = 0
+        for item, played, call in calls:
+            batch.append((item, call))
+            weight += played
+            if weight >= size:
+                yield batch
+                batch, weight = [], 0
+        if batch:
+            yield batch
+
     def finish(fut: Future) -> None:
-        plan.add(futures.pop(fut), fut.result())
+        for item, tally in zip(futures.pop(fut), fut.result()):
+            plan.add(item, tally)
         if on_progress is not None:
             on_progress(plan.progress())
 
@@ -427,18 +452,14 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
     with _CtrlC() as ctrl_c:
         try:
             while not plan.finished:
-                for item in plan.work():
+                for batch in batches(plan.work()):
                     while len(futures) >= limit and not ctrl_c.pressed:
                         collect()
                     if ctrl_c.pressed:
                         raise KeyboardInterrupt
-                    s_index, start, count = item
-                    fut = executor.submit(_run_local_chunk if own else run_chunk,
-                                          key if own else deck_json, params, policy, seed,
-                                          start, count, kernel,
-                                          plan.scenarios[s_index].without,
-                                          **plan.chunk_options(item))
-                    futures[fut] = item
+                    fut = executor.submit(_run_local_chunks if own else run_chunks,
+                                          key if own else deck_json, [c for _, c in batch])
+                    futures[fut] = [item for item, _ in batch]
                     if fut.done():
                         finish(fut)
                 while futures and not ctrl_c.pressed:
