@@ -647,7 +647,7 @@ __attribute__((target("bmi2"))) static inline int select64_pdep(uint64_t v, int 
 }
 #define SELECT(v, r, pdep) ((pdep) ? select64_pdep((v), (r)) : select64((v), (r)))
 #else
-#define SELECT(v, r, pdep) select64((v), (r))
+#define SELECT(v, r, pdep) ((void)(pdep), select64((v), (r)))
 #endif
 
 static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r, const int pdep) {
