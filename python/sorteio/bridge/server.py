@@ -87,16 +87,14 @@ def check_options(
     """Refuse, before binding anything, what would otherwise end in a traceback. A game already
     gone with ``game_files``: its files are removed and ``GameGone`` is raised."""
     # The game first: once it is gone, no other mistake is worth an error file no one reads.
-    if parent_pid is not None and parent_pid != 0:
-        if not 0 < parent_pid < PID_LIMIT:
-            raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
-        check_game_files(game_files, parent_pid)
-        if not _process_alive(parent_pid):
-            if game_files:
-                remove_game_files(game_files)
-                raise GameGone(f"--parent-pid {parent_pid}: the game is gone, its files removed")
-            raise BridgeError(f"--parent-pid {parent_pid}: no such process")
+    if parent_pid is not None and parent_pid != 0 and not 0 < parent_pid < PID_LIMIT:
+        raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
     check_game_files(game_files, parent_pid)
+    if parent_pid and not _process_alive(parent_pid):
+        if game_files:
+            remove_game_files(game_files)
+            raise GameGone(f"--parent-pid {parent_pid}: the game is gone, its files removed")
+        raise BridgeError(f"--parent-pid {parent_pid}: no such process")
     if host not in LOOPBACK:
         raise BridgeError(f"the bridge serves on the loopback interface only, not {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
