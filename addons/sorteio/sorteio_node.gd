@@ -440,6 +440,10 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
 		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
 		return false
+	# The bridge before any deck copy: a socket server then watches the game, and removes the
+	# copy if the game is killed before it can (--game-files).
+	if not await _bridge_up():
+		return false
 	var source: Array = _decks.source(deck, deck_resource, deck_path)
 	if source.is_empty():
 		return false
@@ -555,6 +559,8 @@ func _load_state(state: Variant) -> bool:
 	var given: Variant = sent.get("deck", "")
 	if given is String:
 		given = _DECK_FILES.resolved(given)
+		if not await _bridge_up():  # before any deck copy, as in _start_match
+			return false
 		var python_deck: Variant = _decks.for_python(given)
 		if python_deck == null and given != "":
 			return false
