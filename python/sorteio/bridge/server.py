@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from ..errors import SorteioError
+from ..i18n import _, install_for_click
 from . import protocol
 from .handler import Job, Outcome, RequestHandler
 from .portfile import (
@@ -69,14 +70,16 @@ def check_options(
 ) -> None:
     """Refuse, before binding anything, what would otherwise end in a traceback."""
     if host not in LOOPBACK:
-        raise BridgeError(f"the bridge serves on the loopback interface only, not {host!r}")
+        raise BridgeError(_("the bridge serves on the loopback interface only, not {host!r}"
+                           ).format(host=host))
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise BridgeError(f"--port must be from 0 to 65535 (0 picks a free one), not {port}")
+        raise BridgeError(_("--port must be from 0 to 65535 (0 picks a free one), not {port}"
+                           ).format(port=port))
     if parent_pid is not None and parent_pid != 0:
         if not 0 < parent_pid < PID_LIMIT:
-            raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
+            raise BridgeError(_("--parent-pid must be a process id, not {pid}").format(pid=parent_pid))
         if not _process_alive(parent_pid):
-            raise BridgeError(f"--parent-pid {parent_pid}: no such process")
+            raise BridgeError(_("--parent-pid {pid}: no such process").format(pid=parent_pid))
     if port_file:
         check_port_file(port_file)
 
@@ -92,7 +95,8 @@ def check_port_file(path: str) -> None:
         os.close(fd)
         os.remove(str(probe))
     except OSError as exc:
-        raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
+        raise BridgeError(_("cannot write the port file {path}: {reason}").format(
+            path=path, reason=exc.strerror or exc)) from None
 
 
 def _process_alive(pid: int) -> bool:
@@ -344,7 +348,8 @@ async def serve_async(
         server = await asyncio.start_server(bridge.on_client, host, port)
     except OSError as exc:  # asyncio's strerror repeats the address: keep the OS's words
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise BridgeError(f"cannot listen on {host} port {port}: {reason}") from None
+        raise BridgeError(_("cannot listen on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=reason)) from None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(_RateLimitedLog())
@@ -361,7 +366,8 @@ async def serve_async(
                     written = write_port_file(port_file, bound, token)
                 except OSError as exc:
                     reason = exc.strerror or str(exc)
-                    raise BridgeError(f"cannot write the port file {port_file}: {reason}") from None
+                    raise BridgeError(_("cannot write the port file {path}: {reason}").format(
+                        path=port_file, reason=reason)) from None
             bridge.say(f"listening on {host}:{bound}")
             if announce:
                 print(listening_line(host, bound, token, port_file), file=sys.stderr, flush=True)
@@ -382,8 +388,10 @@ async def serve_async(
 
 def listening_line(host: str, port: int, token: str, port_file: Optional[str]) -> str:
     """The line ``sorteio serve`` prints once it listens: what a client needs to connect."""
-    where = f"token in {port_file}" if port_file else f"token {token}"
-    return f"sorteio serve: listening on {host}:{port}, {where} (Ctrl-C to stop)"
+    where = (_("token in {path}").format(path=port_file) if port_file
+             else _("token {token}").format(token=token))
+    return _("sorteio serve: listening on {host}:{port}, {where} (Ctrl-C to stop)").format(
+        host=host, port=port, where=where)
 
 
 def _catch_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> List[int]:
@@ -430,18 +438,23 @@ def serve(
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """``python -m sorteio.bridge.server`` and the frozen ``sorteio-serve``: their options, help
+    in the language of the run (argparse's own words through the global gettext: ``main``)."""
     parser = argparse.ArgumentParser(
         prog="python -m sorteio.bridge.server",
-        description="Serve the sorteio draw to Godot over a loopback socket (framed JSON).",
+        description=_("Serve the sorteio draw to Godot over a loopback socket (framed JSON)."),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one")
-    parser.add_argument("--token", default=None, help="request token (default: a random one)")
-    parser.add_argument(
-        "--port-file", default=None, help="write {port, token, pid} here (JSON, mode 0600)"
-    )
-    parser.add_argument("--parent-pid", type=int, default=None, help="exit when this PID is gone")
-    parser.add_argument("--log", action="store_true", help="log connections to stderr")
+    # argparse formats help with %: a literal % would be doubled (none here).
+    parser.add_argument("--host", default="127.0.0.1",
+                        help=_("loopback address (default 127.0.0.1)"))
+    parser.add_argument("--port", type=int, default=0, help=_("TCP port; 0 picks a free one"))
+    parser.add_argument("--token", default=None,
+                        help=_("request token (default: a random one)"))
+    parser.add_argument("--port-file", default=None,
+                        help=_("write {{port, token, pid}} here (JSON, mode 0600)").format())
+    parser.add_argument("--parent-pid", type=int, default=None,
+                        help=_("exit when this PID is gone"))
+    parser.add_argument("--log", action="store_true", help=_("log connections to stderr"))
     return parser
 
 
@@ -460,6 +473,7 @@ LAUNCHER = (
 
 def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> int:
     """``error_file``: also write a start-up error there (the Godot node reads it)."""
+    install_for_click()  # argparse's usage errors and headings in the run's language too
     args = build_parser().parse_args(argv)
     try:
         # Launched by the Godot node (a port file and a parent): quiet. By hand: say where.
@@ -468,9 +482,10 @@ def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> 
             args.host, args.port, args.token, args.port_file, args.parent_pid, args.log, announce
         )
     except BridgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        line = _("error: {message}").format(message=exc)
+        print(line, file=sys.stderr)
         if error_file:
-            write_error_file(error_file, f"error: {exc}")
+            write_error_file(error_file, line)
         return 2
     return 0
 
