@@ -77,7 +77,8 @@ def check_options(
                            ).format(port=port))
     if parent_pid is not None and parent_pid != 0:
         if not 0 < parent_pid < PID_LIMIT:
-            raise BridgeError(_("--parent-pid must be a process id, not {pid}").format(pid=parent_pid))
+            raise BridgeError(_("--parent-pid must be a process id, not {pid}").format(
+                pid=parent_pid))
         if not _process_alive(parent_pid):
             raise BridgeError(_("--parent-pid {pid}: no such process").format(pid=parent_pid))
     if port_file:
