@@ -77,8 +77,8 @@ def test_cli_per_card_json_and_table():
     assert {"card", "diff_pp", "diff_ci95_low_pp", "diff_ci95_high_pp", "end_caixa_diff",
             "p_value", "q_value_bh", "flagged", "verdict"} <= set(first)
     text = _cli("--deck", "curto", "--per-card", "--matches", "100").stdout
-    assert "cartas por efeito na catástrofe" in text and "baseline (baralho inteiro)" in text
-    assert "cartas mudam a catástrofe além do acaso" in text
+    assert "cards by effect on catastrophe" in text and "baseline (whole deck)" in text
+    assert "cards change catastrophe beyond chance" in text
 
 
 def test_cli_per_card_adapts_to_the_precision():

@@ -153,9 +153,10 @@ def test_flags_are_benjamini_hochberg_over_every_card(small):
             or e.discordant == 0
         if e.flagged:  # a flagged card's own interval excludes 0, and its sentence says how
             assert lo > 0 or hi < 0
-            assert e.verdict().startswith("Sem esta carta a catástrofe")
+            assert e.verdict().startswith("Without this card catastrophe")
         else:
-            assert e.verdict().startswith(("Não dá para distinguir", "Nenhum efeito visto"))
+            assert e.verdict().startswith(("This card's effect cannot be told from chance",
+                                           "No effect seen"))
 
 
 def test_the_figures_do_not_depend_on_workers_or_chunks(small):
