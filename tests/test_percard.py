@@ -109,7 +109,7 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.count("data:image/png;base64,") == 1
     assert "Cards ranked by their effect on the catastrophe rate" in page
-    assert "Benjamini-Hochberg" in page and "cartas mudam a catástrofe" in page
+    assert "Benjamini-Hochberg" in page and "cards change catastrophe beyond chance" in page
     assert "<script" not in page and "src='http" not in page
     rows = (tmp_path / "percard.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == 23  # header + 22 cards
