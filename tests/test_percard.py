@@ -88,7 +88,7 @@ def test_cli_per_card_adapts_to_the_precision():
     for card in data["cards"]:
         half = (card["diff_ci95_high_pp"] - card["diff_ci95_low_pp"]) / 2
         assert (half <= 1.5 + 1e-9 and card["precise"]) or card["matches"] == 6000
-    assert data["summary"].startswith(f"{data['cards_flagged']} de 95 cartas")
+    assert data["summary"].startswith(f"{data['cards_flagged']} of 95 cards")
 
 
 @pytest.mark.parametrize("args", [

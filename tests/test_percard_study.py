@@ -277,7 +277,7 @@ def test_a_planted_harmful_card_is_flagged_by_both_seeds():
         result = run_per_card(deck, seed=seed, first=2000, max_matches=2000)
         top = result.effects[0]
         assert top.card_id == "eco-05" and top.flagged and top.diff_pp[2] < 0, top
-        assert "põe o mandato em risco" in top.verdict()
+        assert "puts the mandate at risk" in top.verdict()
 
 
 def test_replaying_only_the_picked_matches_gives_the_figures_of_every_pair(monkeypatch):
