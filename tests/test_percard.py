@@ -77,8 +77,8 @@ def test_cli_per_card_json_and_table():
     assert {"card", "diff_pp", "diff_ci95_low_pp", "diff_ci95_high_pp", "end_caixa_diff",
             "p_value", "q_value_bh", "flagged", "verdict"} <= set(first)
     text = _cli("--deck", "curto", "--per-card", "--matches", "100").stdout
-    assert "cartas por efeito na catástrofe" in text and "baseline (baralho inteiro)" in text
-    assert "cartas mudam a catástrofe além do acaso" in text
+    assert "cards by effect on catastrophe" in text and "baseline (whole deck)" in text
+    assert "cards change catastrophe beyond chance" in text
 
 
 def test_cli_per_card_adapts_to_the_precision():
@@ -88,7 +88,7 @@ def test_cli_per_card_adapts_to_the_precision():
     for card in data["cards"]:
         half = (card["diff_ci95_high_pp"] - card["diff_ci95_low_pp"]) / 2
         assert (half <= 1.5 + 1e-9 and card["precise"]) or card["matches"] == 6000
-    assert data["summary"].startswith(f"{data['cards_flagged']} de 95 cartas")
+    assert data["summary"].startswith(f"{data['cards_flagged']} of 95 cards")
 
 
 @pytest.mark.parametrize("args", [
@@ -109,7 +109,7 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.count("data:image/png;base64,") == 1
     assert "Cards ranked by their effect on the catastrophe rate" in page
-    assert "Benjamini-Hochberg" in page and "cartas mudam a catástrofe" in page
+    assert "Benjamini-Hochberg" in page and "cards change catastrophe beyond chance" in page
     assert "<script" not in page and "src='http" not in page
     rows = (tmp_path / "percard.csv").read_text(encoding="utf-8").splitlines()
     assert len(rows) == 23  # header + 22 cards

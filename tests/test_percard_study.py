@@ -157,9 +157,10 @@ def test_flags_are_benjamini_hochberg_over_every_card(small):
             or e.discordant == 0
         if e.flagged:  # a flagged card's own interval excludes 0, and its sentence says how
             assert lo > 0 or hi < 0
-            assert e.verdict().startswith("Sem esta carta a catástrofe")
+            assert e.verdict().startswith("Without this card catastrophe")
         else:
-            assert e.verdict().startswith(("Não dá para distinguir", "Nenhum efeito visto"))
+            assert e.verdict().startswith(("This card's effect cannot be told from chance",
+                                           "No effect seen"))
 
 
 def test_the_figures_do_not_depend_on_workers_or_chunks(small):
@@ -280,7 +281,7 @@ def test_a_planted_harmful_card_is_flagged_by_both_seeds():
         result = run_per_card(deck, seed=seed, first=2000, max_matches=2000)
         top = result.effects[0]
         assert top.card_id == "eco-05" and top.flagged and top.diff_pp[2] < 0, top
-        assert "põe o mandato em risco" in top.verdict()
+        assert "puts the mandate at risk" in top.verdict()
 
 
 @pytest.mark.usefixtures("both_selects")

@@ -17,10 +17,12 @@ import click
 from rich.text import Text
 
 from .checks import validation_report
+from .clihelp import DECK_HELP
+from .clihelp import Group as _LocalizedGroup
 from .deck import Deck
 from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError, StateError
-from .i18n import LANGUAGES, _, install_for_click, ngettext, parse, set_language
+from .i18n import LANGUAGES, N_, _, install_for_click, ngettext, parse, set_language
 from .jsonfile import loads, printable, read_text
 from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
@@ -45,22 +47,21 @@ INTERRUPTED = 130
 BROKEN_PIPE = 128 + 13  # what a shell reports for a tool killed by SIGPIPE
 
 
-DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
 deck_option = click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
 seed_option = click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
-                           help="seed of the draw and of the simulated player's choices")
+                           help=N_("seed of the draw and of the simulated player's choices"))
 policy_option = click.option("--policy", default="random", show_default=True,
                              type=click.Choice(list(POLICIES)),
-                             help="simulated player: random; protect the weakest meter; lookahead "
-                                  "(one choice ahead, the worst next card)")
-json_option = click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+                             help=N_("simulated player: random; protect the weakest meter; "
+                                     "lookahead (one choice ahead, the worst next card)"))
+json_option = click.option("--json", "as_json", is_flag=True, help=N_("machine-readable output"))
 # `turn` draws from the saved RNG state: its seed only drives the simulated player (and, from a
 # situation, which has no RNG state, the draw too).
 player_seed_option = click.option("--seed", default=0, show_default=True,
                                   type=click.IntRange(min=0),
-                                  help="seed of the simulated player's choices (the draw "
+                                  help=N_("seed of the simulated player's choices (the draw "
                                        "continues from the saved RNG state; from a "
-                                       "--situation it seeds the draw too)")
+                                       "--situation it seeds the draw too)"))
 
 
 def _load(deck_path: Optional[str]) -> Deck:
@@ -132,8 +133,9 @@ def _saved_match(data: object) -> Tuple[object, Optional[str]]:
     return data, None
 
 
-class _Group(click.Group):
-    """Takes a closed output pipe before click does (click exits 1 for it)."""
+class _Group(_LocalizedGroup):
+    """Help in the run's language (``clihelp``); takes a closed output pipe before click does
+    (click exits 1 for it)."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -142,13 +144,13 @@ class _Group(click.Group):
             quiet_broken_pipe()
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]},
+             help=N_('GDD 06 "Sorteio": play, preview, validate and simulate the card draw.'))
 @click.version_option(package_name="sorteio")
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default=None,
-              help="language of every message: pt-BR or en (default: SORTEIO_LANG, else the "
-                   "system locale, else pt-BR)")
+              help=N_("language of every message: pt-BR or en (default: SORTEIO_LANG, else the "
+                   "system locale, else pt-BR)"))
 def cli(lang) -> None:
-    """GDD 06 "Sorteio": play, preview, validate and simulate the card draw."""
     if lang is not None:  # main() already chose it from the command line; kept for cli() callers
         set_language(lang)
 
@@ -174,17 +176,18 @@ def choose_language(argv) -> None:
     install_for_click()
 
 
-@cli.command()
+@cli.command(help=N_(
+    "Play one whole match card by card: year, slot, card, why it came, option, "
+    "meters."))
 @deck_option
 @seed_option
 @policy_option
 @json_option
 @click.option("--stop-after", type=click.IntRange(min=1), default=None, metavar="CARDS",
-              help="stop after this many cards (use with --save)")
+              help=N_("stop after this many cards (use with --save)"))
 @click.option("--save", "save_path", default=None, metavar="FILE",
-              help="write the match state here when the match stops")
+              help=N_("write the match state here when the match stops"))
 def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
-    """Play one whole match card by card: year, slot, card, why it came, option, meters."""
     _writable(save_path)
     _not_a_deck(save_path, deck_path)
     deck = _load(deck_path)
@@ -224,24 +227,23 @@ def _play_some(engine: Engine, chooser, cards: int, printer: Printer):
     return engine.ending
 
 
-@cli.command()
+@cli.command(help=N_(
+    "Preview the cards a saved match draws next, with reasons: the rest of the "
+    "current turn, or the next turn when the save is between turns; or the turn a "
+    "--situation starts.\n\nCards after the first depend on the options chosen (actor "
+    "moods change eligibility), so the preview plays them with --policy; the draw "
+    "itself continues from the saved RNG state. A card saved on screen is answered "
+    "first. A Godot save names its deck; --deck overrides it."))
 @deck_option
 @click.option("--state", "state_path", default=None, metavar="STATE.json",
-              help="a match saved by `play --save` or by the Godot node (Sorteio.save_state)")
+              help=N_("a match saved by `play --save` or by the Godot node (Sorteio.save_state)"))
 @click.option("--situation", "situation_path", default=None, metavar="FILE",
-              help="a situation written by hand (year, meters, satisfaction, cards already "
-                   "played; `sorteio schema --situation`), or a shipped sample: secao4")
+              help=N_("a situation written by hand (year, meters, satisfaction, cards already "
+                   "played; `sorteio schema --situation`), or a shipped sample: secao4"))
 @player_seed_option
 @policy_option
 @json_option
 def turn(deck_path, state_path, situation_path, seed, policy, as_json) -> None:
-    """Preview the cards a saved match draws next, with reasons: the rest of the current turn,
-    or the next turn when the save is between turns; or the turn a --situation starts.
-
-    Cards after the first depend on the options chosen (actor moods change eligibility), so the
-    preview plays them with --policy; the draw itself continues from the saved RNG state. A card
-    saved on screen is answered first. A Godot save names its deck; --deck overrides it.
-    """
     if (state_path is None) == (situation_path is None):
         raise click.UsageError(_("give one of --state (a saved match) or --situation (a "
                                  "situation file)"))
@@ -317,12 +319,12 @@ def _midturn_heading(engine: Engine) -> str:
                         engine.current is not None)
 
 
-@cli.command()
+@cli.command(help=N_(
+    "Check a deck: every problem at once (exit 2), each naming the file, card and "
+    "field; warnings do not fail."))
 @click.argument("deck_path", metavar="DECK")
 @json_option
 def validate(deck_path, as_json) -> None:
-    """Check a deck: every problem at once (exit 2), each naming the file, card and field;
-    warnings do not fail."""
     report = validation_report(deck_path)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
@@ -344,11 +346,11 @@ def _row_text(row: dict) -> str:
     return f"{row['file']}: {card}{row['field']}: {row['message']}"
 
 
-@cli.command()
+@cli.command(help=N_(
+    "Print the deck's JSON Schema (for editors that validate while you type)."))
 @click.option("--situation", "of_situation", is_flag=True,
-              help="the schema of a situation file instead (`turn --situation`)")
+              help=N_("the schema of a situation file instead (`turn --situation`)"))
 def schema(of_situation) -> None:
-    """Print the deck's JSON Schema (for editors that validate while you type)."""
     from .situation import situation_schema
 
     data = situation_schema() if of_situation else Deck.model_json_schema()
@@ -360,17 +362,19 @@ cli.add_command(simulate_cmd)
 cli.add_command(lint_cmd)
 
 
-@cli.group()
+@cli.group(help=N_(
+    "A deck as a spreadsheet and back: export, edit in Excel, LibreOffice or Google "
+    "Sheets, import (README \"Spreadsheets\")."))
 def sheet() -> None:
-    """A deck as a spreadsheet and back: export, edit in Excel, LibreOffice or Google Sheets,
-    import (README "Spreadsheets")."""
+    pass  # a group of commands: its help is in help= above
 
 
-@sheet.command("export")
+@sheet.command("export", help=N_(
+    "Write DECK (a file or a built-in deck) as a workbook (.xlsx) or one CSV file "
+    "(.csv)."))
 @click.argument("deck_path", metavar="DECK")
 @click.argument("out_path", metavar="OUT.xlsx|OUT.csv")
 def sheet_export(deck_path, out_path) -> None:
-    """Write DECK (a file or a built-in deck) as a workbook (.xlsx) or one CSV file (.csv)."""
     from .sheets import export_deck, format_issue
 
     done = export_deck(deck_path, out_path)
@@ -382,13 +386,13 @@ def sheet_export(deck_path, out_path) -> None:
         file=done.file, cards=done.cards, deck=done.deck, what=what))
 
 
-@sheet.command("import")
+@sheet.command("import", help=N_(
+    "Read SHEET (.xlsx or .csv) as a deck, check it (every problem names its cell, "
+    "card and column; nothing is written then, exit 2) and write OUT.json, keeping "
+    "the key order of the OUT.json it replaces."))
 @click.argument("sheet_path", metavar="SHEET")
 @click.argument("out_path", metavar="OUT.json")
 def sheet_import(sheet_path, out_path) -> None:
-    """Read SHEET (.xlsx or .csv) as a deck, check it (every problem names its cell, card and
-    column; nothing is written then, exit 2) and write OUT.json, keeping the key order of the
-    OUT.json it replaces."""
     from .sheets import import_sheet
 
     done = import_sheet(sheet_path, out_path)
@@ -399,22 +403,22 @@ def sheet_import(sheet_path, out_path) -> None:
         actors=len(deck.atores), sheet=done.sheet) + kept)
 
 
-@cli.command()
+@cli.command(help=N_(
+    "Serve the draw to Godot over a loopback socket (see addons/sorteio/README.md)."))
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="loopback address to bind: 127.0.0.1, localhost or ::1 only")
+              help=N_("loopback address to bind: 127.0.0.1, localhost or ::1 only"))
 @click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
-              help="TCP port; 0 picks a free one")
-@click.option("--token", default=None, help="request token (default: a random one per launch)")
+              help=N_("TCP port; 0 picks a free one"))
+@click.option("--token", default=None, help=N_("request token (default: a random one per launch)"))
 @click.option("--port-file", default=None, metavar="FILE",
-              help="write {port, token, pid} here as JSON, mode 0600 (what Godot reads)")
+              help=N_("write {{port, token, pid}} here as JSON, mode 0600 (what Godot reads)"))
 @click.option("--parent-pid", type=int, default=None, metavar="PID",
-              help="exit when this process is gone (the game that started the server)")
+              help=N_("exit when this process is gone (the game that started the server)"))
 @click.option("--game-files", multiple=True, metavar="PREFIX",
-              help="once the --parent-pid game is gone, remove its files whose path starts "
-                   "with PREFIX (an absolute path; repeatable)")
-@click.option("--log", "log", is_flag=True, help="log connections to stderr")
+              help=N_("once the --parent-pid game is gone, remove its files whose path starts "
+                      "with PREFIX (an absolute path; repeatable)"))
+@click.option("--log", "log", is_flag=True, help=N_("log connections to stderr"))
 def serve(host, port, token, port_file, parent_pid, game_files, log) -> None:
-    """Serve the draw to Godot over a loopback socket (see addons/sorteio/README.md)."""
     from .bridge.server import LOOPBACK
     from .bridge.server import serve as serve_bridge
 

@@ -6,6 +6,10 @@ CLI points at our catalog. These are click's message ids, word for word, for cli
 CPython 3.8 gets) and 8.2+ (where a few changed); ``tests/test_i18n.py`` checks that every
 user-facing message of the installed click is here. Nothing imports this module: it exists to be
 extracted (``scripts/i18n.py``).
+
+``ARGPARSE``: the same for argparse, whose words (``usage:``, its errors) the socket server's own
+command line says (``python -m sorteio.bridge.server``, the frozen ``sorteio-serve``), for the
+Pythons we run on (``optional arguments`` until 3.9, ``options`` from 3.10).
 """
 
 from .i18n import N_
@@ -34,4 +38,12 @@ MESSAGES = (
     N_("{name} {filename!r} is not writable."),
     N_("Could not open file {filename!r}: {message}"),
     N_("default: {default}"), N_("env var: {var}"), N_("Aborted!"),
+)
+
+ARGPARSE = (
+    N_("usage: "), N_("options"), N_("optional arguments"), N_("positional arguments"),
+    N_("show this help message and exit"), N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"), N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
 )

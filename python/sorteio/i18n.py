@@ -148,8 +148,8 @@ def N_(message: str) -> str:
 
 def install_for_click() -> None:
     """Point the standard library's global gettext (what click's own usage errors and help
-    headings go through) at our catalog in the process's language: the CLI only, one language
-    per process."""
+    headings go through, and argparse's for the socket server's command line) at our catalog in
+    the process's language: command lines only, one language per process."""
     gettext.bindtextdomain(DOMAIN, str(LOCALE_DIR))
     gettext.textdomain(DOMAIN)
     os.environ["LANGUAGE"] = CODES[current()]

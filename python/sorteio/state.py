@@ -189,16 +189,17 @@ def restore_state(engine: Any, data: object) -> List[str]:
                              + "\n".join(problems))
         saved = SavedMatch.model_validate(dumped)
     if saved.retired and not saved.earlier_decks:
-        problems.append("retired: only a match that crossed a deck update has retired cards")
+        problems.append(_("retired: only a match that crossed a deck update has retired cards"))
     if saved.earlier_decks:
         ids = [r.id for r in saved.retired]
         if len(set(ids)) != len(ids) or not set(ids) <= set(saved.played):
-            problems.append("retired: each retired card is a played card, listed once")
+            problems.append(_("retired: each retired card is a played card, listed once"))
         for r in saved.retired:
             if r.id in engine.index.card_index:
-                problems.append(f"retired: card '{r.id}' is in the deck")
+                problems.append(_("retired: card '{card}' is in the deck").format(card=r.id))
             if saved.current is not None and saved.current.card_id == r.id:
-                problems.append(f"current: retired card '{r.id}' cannot await a choice")
+                problems.append(_("current: retired card '{card}' cannot await a choice").format(
+                    card=r.id))
         if not problems:
             engine.index = with_retired(engine.index, [r.model_dump() for r in saved.retired],
                                         saved.earlier_decks)
@@ -221,16 +222,17 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
 
     def lookup(table: Dict[str, int], ident: str, what: str) -> int:
         if ident not in table:
-            problems.append(f"unknown {what} {ident!r}")
+            problems.append(_("unknown {what} {ident!r}").format(what=what, ident=ident))
             return -1
         return table[ident]
 
     def values(given: Dict[str, int], table: Dict[str, int], what: str) -> List[int]:
         if set(given) != set(table):
-            problems.append(f"{what}: must list exactly the deck's ids ({', '.join(table)})")
+            problems.append(_("{what}: must list exactly the deck's ids ({ids})").format(
+                what=what, ids=', '.join(table)))
             return [0] * len(table)
         if any(not 0 <= v <= 100 for v in given.values()):
-            problems.append(f"{what}: values must be 0-100")
+            problems.append(_("{what}: values must be 0-100").format(what=what))
         return [given[k] for k in table]
 
     def obligation(ob: SavedObligation) -> list:
@@ -245,7 +247,7 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     engine.satisfaction = values(saved.satisfaction, actor, "satisfaction")
     engine.played = [lookup(card, c, "card") for c in saved.played]
     if len(set(saved.played)) != len(saved.played):
-        problems.append("played: a card is listed twice (§3.1.2)")
+        problems.append(_("played: a card is listed twice (§3.1.2)"))
     for c in engine.played:
         engine.is_played[c] = True
     for m in saved.emergency_spent:
@@ -260,20 +262,20 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     if saved.current is not None:
         c = lookup(card, saved.current.card_id, "card")
         if c >= 0 and sorted(saved.current.option_order) != list(range(ix.n_options[c])):
-            problems.append("current.option_order: not a permutation of the card's options")
+            problems.append(_("current.option_order: not a permutation of the card's options"))
         if not saved.played or saved.played[-1] != saved.current.card_id:
-            problems.append("current: the card awaiting a choice must be the last one played")
+            problems.append(_("current: the card awaiting a choice must be the last one played"))
         try:
             SavedReason.model_validate(saved.current.reason)
         except ValidationError:
-            problems.append("current.reason: not a reason the engine gives")
+            problems.append(_("current.reason: not a reason the engine gives"))
         if c >= 0:
             engine.current_card = c
             engine.current = Draw(saved.year, saved.current.slot, ix.card_ids[c],
                                   ix.card_json(c), saved.current.reason,
                                   list(saved.current.option_order))
     if (saved.current is not None) != (saved.phase == AWAITING_CHOICE):
-        problems.append("current: a card awaits a choice exactly in phase 'awaiting_choice'")
+        problems.append(_("current: a card awaits a choice exactly in phase 'awaiting_choice'"))
     if saved.last_turn_start is not None:
         engine.last_turn_start = TurnStart(saved.last_turn_start.year, [
             Obligation(o.kind, o.target, o.card_id, tuple((m.kind, m.target) for m in o.merged))
@@ -283,7 +285,7 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     if saved.ending is not None:
         engine.ending = MatchEnd(**saved.ending.model_dump())
     if (saved.phase == ENDED) != (saved.ending is not None):
-        problems.append("ending: phase 'ended' and 'ending' go together")
+        problems.append(_("ending: phase 'ended' and 'ending' go together"))
     _check_reachable(engine, saved, problems)
     if not problems:  # the obligations and the history are judged on ids that resolve
         _check_obligations(engine, problems)
@@ -293,27 +295,28 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     try:
         engine.rng.set_state(saved.rng)
     except ValueError as exc:
-        problems.append(f"rng: {exc}")
+        problems.append(_("rng: {problem}").format(problem=exc))
 
 
 def _check_reachable(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     """Refuse states no match can reach, which would make the engine break its own rules."""
     ix = engine.index
     if saved.phase != ENDED and any(v == 0 for v in saved.meters.values()):
-        problems.append("meters: a meter at 0 ends the match at once (§5 'Fim imediato')")
+        problems.append(_("meters: a meter at 0 ends the match at once (§5 'Fim imediato')"))
     if saved.slot > ix.n_slots or saved.slot != len(saved.turn_cards):
-        problems.append(f"slot: {saved.slot} cards in this turn's slots, but N = {ix.n_slots} "
-                        f"and turn_cards lists {len(saved.turn_cards)}")
+        problems.append(_("slot: {slot} cards in this turn's slots, but N = {n} and turn_cards "
+                          "lists {listed}").format(
+                              slot=saved.slot, n=ix.n_slots, listed=len(saved.turn_cards)))
     if not set(saved.turn_cards) <= set(saved.played):
-        problems.append("turn_cards: every card of the turn must be in 'played'")
+        problems.append(_("turn_cards: every card of the turn must be in 'played'"))
     reserved = [ob.card_id for ob in saved.pending if ob.card_id is not None]
     if set(reserved) & set(saved.played) or len(set(reserved)) != len(reserved):
-        problems.append("pending: a reserved card is already played or reserved twice")
+        problems.append(_("pending: a reserved card is already played or reserved twice"))
     keys = [(ob.kind, ob.target) for ob in saved.pending]
     if len(set(keys)) != len(keys):
-        problems.append("pending: an obligation is listed twice")
+        problems.append(_("pending: an obligation is listed twice"))
     if saved.phase == TURN_START and (saved.pending or saved.current is not None):
-        problems.append("pending: no obligation can wait before the turn starts")
+        problems.append(_("pending: no obligation can wait before the turn starts"))
 
 
 _KIND_ORDER = {EMERGENCY: 0, ACTOR: 1, METER: 2}
@@ -328,11 +331,11 @@ def _check_obligations(engine: Any, problems: List[str]) -> None:
     pending = engine.pending
     kinds = [_KIND_ORDER[ob[0]] for ob in pending]
     if kinds != sorted(kinds):
-        problems.append("pending: obligations must be in the order emergencies, actors, meters "
-                        "(§3.3)")
+        problems.append(_("pending: obligations must be in the order emergencies, actors, meters "
+                          "(§3.3)"))
     if sum(kind != EMERGENCY for kind, *_ in pending) > ix.cap:
-        problems.append(f"pending: more actor and meter obligations than the cap T = {ix.cap} "
-                        f"(§3.3, §4)")
+        problems.append(_("pending: more actor and meter obligations than the cap T = {cap} "
+                          "(§3.3, §4)").format(cap=ix.cap))
     for kind, target, card, merged in pending:
         for k, t in ((kind, target), *merged):
             same_meter = k != ACTOR and kind != ACTOR and t == target
@@ -340,11 +343,12 @@ def _check_obligations(engine: Any, problems: List[str]) -> None:
                 continue
             if card >= 0 and not engine._serves(card, k, t):
                 what = ix.actor_ids[t] if k == ACTOR else ix.meter_ids[t]
-                problems.append(f"pending: card '{ix.card_ids[card]}' does not serve the {k} "
-                                f"obligation of '{what}' (§3.2, §3.3)")
+                problems.append(_("pending: card '{card}' does not serve the {k} obligation of "
+                                  "'{what}' (§3.2, §3.3)").format(
+                                      card=ix.card_ids[card], k=k, what=what))
             elif card < 0 and (k, t) != (kind, target):
-                problems.append("pending: an obligation without a card can only merge one for "
-                                "the same meter (§5)")
+                problems.append(_("pending: an obligation without a card can only merge one for "
+                                  "the same meter (§5)"))
 
 
 def _check_closing(saved: SavedMatch, problems: List[str]) -> None:
@@ -352,8 +356,8 @@ def _check_closing(saved: SavedMatch, problems: List[str]) -> None:
     §3.3.1, ``last_turn_end.meters`` for display); an edited copy would forge or drop one."""
     last = saved.last_turn_end
     if last is not None and saved.last_closing != last.meters:
-        problems.append("last_closing: must be the meters of last_turn_end (the values the "
-                        "previous turn closed at, §3.3.1)")
+        problems.append(_("last_closing: must be the meters of last_turn_end (the values the "
+                          "previous turn closed at, §3.3.1)"))
 
 
 def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
@@ -384,16 +388,17 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     slot_cards = [c for c in played if not ix.is_scene[c]]
     for c in [] if mixed else played:
         if not (ix.playable[c] or ix.is_scene[c]):
-            problems.append(f"played: card '{ix.card_ids[c]}' is never drawn (a draft, §3.1.1)")
+            problems.append(_("played: card '{card}' is never drawn (a draft, §3.1.1)").format(
+                card=ix.card_ids[c]))
     tail = slot_cards[len(slot_cards) - len(engine.turn_cards):]
     if tail != engine.turn_cards:
-        problems.append("turn_cards: must be the last slot cards in 'played', in order")
+        problems.append(_("turn_cards: must be the last slot cards in 'played', in order"))
     shown_attacks = {ix.actor[c] for c in played if ix.is_attack[c]}
     if not mixed and {a for a, s in enumerate(engine.attacked) if s} != shown_attacks:
-        problems.append("attacked: must be the actors whose attack card is in 'played' (§3.3.2)")
+        problems.append(_("attacked: must be the actors whose attack card is in 'played' (§3.3.2)"))
     ending = saved.ending
     if ending is not None and (ending.cards_played != len(played) or ending.year != saved.year):
-        problems.append("ending: cards_played and year must match 'played' and 'year'")
+        problems.append(_("ending: cards_played and year must match 'played' and 'year'"))
     if problems:
         return
     closed_turns = saved.year - 1
@@ -411,18 +416,21 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
         readings = [inside, len(slot_cards)] if closed_turns else [inside]
     open_ok = mixed or all(ix.year_min[c] <= saved.year for c in engine.turn_cards)
     if not open_ok:
-        problems.append("turn_cards: a card shown before its ano_minimo (§3.1.3)")
+        problems.append(_("turn_cards: a card shown before its ano_minimo (§3.1.3)"))
         return
     last = saved.last_turn_end
     if (last is None) != (closed_turns == 0) or (last is not None and last.year != closed_turns):
-        problems.append(f"last_turn_end: {closed_turns} turn(s) closed, but last_turn_end is "
-                        f"{'missing' if last is None else 'of year ' + str(last.year)}")
+        state = (_("missing") if last is None
+                 else _("of year {year}").format(year=last.year))
+        problems.append(_("last_turn_end: {closed_turns} turn(s) closed, but last_turn_end is "
+                          "{state}").format(closed_turns=closed_turns, state=state))
         return
     if mixed:  # the cards' years, drafts and actors were those of other decks: counts only
         if not any(n <= ix.n_slots * closed_turns and (last is None or last.cards <= n)
                    for n in readings):
-            problems.append(f"played: the {len(slot_cards)} slot cards shown do not fit "
-                            f"{closed_turns} closed turn(s) of N = {ix.n_slots}")
+            problems.append(_("played: the {count} slot cards shown do not fit {closed_turns} "
+                              "closed turn(s) of N = {n}").format(
+                                  count=len(slot_cards), closed_turns=closed_turns, n=ix.n_slots))
         return
     between = saved.phase == TURN_START or (saved.phase == ENDED and closed_turns == YEARS)
     if between and last is not None and last.short:
@@ -433,13 +441,15 @@ def _check_history(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
                    and ix.year_min[c] <= last.year and ix.function[c] ==
                    ix.level_function[ix.level_of[engine.satisfaction[ix.actor[c]]]]]
         if missing:
-            problems.append(f"played: turn {last.year} ended short (§5), yet actor card "
-                            f"'{missing[0]}' was eligible and is not in 'played'")
+            problems.append(_("played: turn {year} ended short (§5), yet actor card '{card}' was "
+                              "eligible and is not in 'played'").format(
+                                  year=last.year, card=missing[0]))
             return
     if not any(_fits(ix, slot_cards[:n], closed_turns, last) for n in readings):
-        problems.append(f"played: the {len(slot_cards)} slot cards shown do not fit "
-                        f"{closed_turns} closed turn(s) of N = {ix.n_slots} (a card missing "
-                        f"from 'played', or one shown before its year?)")
+        problems.append(_("played: the {count} slot cards shown do not fit {closed_turns} closed "
+                          "turn(s) of N = {n} (a card missing from 'played', or one shown before "
+                          "its year?)").format(
+                              count=len(slot_cards), closed_turns=closed_turns, n=ix.n_slots))
 
 
 def _fits(ix, cards: List[int], turns: int, last: Optional[SavedTurnEnd]) -> bool:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import SorteioError
+from ..i18n import _, install_for_click
 from . import protocol
 from .handler import Job, Outcome, RequestHandler
 from .portfile import (
@@ -88,17 +89,21 @@ def check_options(
     gone with ``game_files``: its files are removed and ``GameGone`` is raised."""
     # The game first: once it is gone, no other mistake is worth an error file no one reads.
     if parent_pid is not None and parent_pid != 0 and not 0 < parent_pid < PID_LIMIT:
-        raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
+        raise BridgeError(_("--parent-pid must be a process id, not {pid}").format(
+            pid=parent_pid))
     check_game_files(game_files, parent_pid)
     if parent_pid and not _process_alive(parent_pid):
         if game_files:
             remove_game_files(game_files)
-            raise GameGone(f"--parent-pid {parent_pid}: the game is gone, its files removed")
-        raise BridgeError(f"--parent-pid {parent_pid}: no such process")
+            raise GameGone(_("--parent-pid {pid}: the game is gone, its files removed").format(
+                pid=parent_pid))
+        raise BridgeError(_("--parent-pid {pid}: no such process").format(pid=parent_pid))
     if host not in LOOPBACK:
-        raise BridgeError(f"the bridge serves on the loopback interface only, not {host!r}")
+        raise BridgeError(_("the bridge serves on the loopback interface only, not {host!r}"
+                           ).format(host=host))
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise BridgeError(f"--port must be from 0 to 65535 (0 picks a free one), not {port}")
+        raise BridgeError(_("--port must be from 0 to 65535 (0 picks a free one), not {port}"
+                           ).format(port=port))
     if port_file:
         check_port_file(port_file)
 
@@ -114,20 +119,21 @@ def check_port_file(path: str) -> None:
         os.close(fd)
         os.remove(str(probe))
     except OSError as exc:
-        raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
+        raise BridgeError(_("cannot write the port file {path}: {reason}").format(
+            path=path, reason=exc.strerror or exc)) from None
 
 
 def check_game_files(game_files: Sequence[str], parent_pid: Optional[int]) -> None:
     """Each ``--game-files`` prefix is an absolute path ending in the start of a file name (a
     folder alone would mean every file in it), and they need the game's ``--parent-pid``."""
     if game_files and not parent_pid:
-        raise BridgeError("--game-files needs --parent-pid (the game whose files they are)")
+        raise BridgeError(_("--game-files needs --parent-pid (the game whose files they are)"))
     for prefix in game_files:
         if not os.path.isabs(prefix) or not os.path.basename(prefix):
-            raise BridgeError(
+            raise BridgeError(_(
                 "--game-files takes an absolute path ending in the start of a file name "
-                f"(e.g. /home/me/game/sorteio_deck_42_), not {prefix!r}"
-            )
+                "(e.g. /home/me/game/sorteio_deck_42_), not {prefix!r}"
+            ).format(prefix=prefix))
 
 
 def _process_alive(pid: int) -> bool:
@@ -398,7 +404,8 @@ async def serve_async(
         server = await asyncio.start_server(bridge.on_client, host, port)
     except OSError as exc:  # asyncio's strerror repeats the address: keep the OS's words
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
-        raise BridgeError(f"cannot listen on {host} port {port}: {reason}") from None
+        raise BridgeError(_("cannot listen on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=reason)) from None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(_RateLimitedLog())
@@ -415,7 +422,8 @@ async def serve_async(
                     written = write_port_file(port_file, bound, token)
                 except OSError as exc:
                     reason = exc.strerror or str(exc)
-                    raise BridgeError(f"cannot write the port file {port_file}: {reason}") from None
+                    raise BridgeError(_("cannot write the port file {path}: {reason}").format(
+                        path=port_file, reason=reason)) from None
             bridge.say(f"listening on {host}:{bound}")
             if announce:
                 print(listening_line(host, bound, token, port_file), file=sys.stderr, flush=True)
@@ -440,8 +448,10 @@ async def serve_async(
 
 def listening_line(host: str, port: int, token: str, port_file: Optional[str]) -> str:
     """The line ``sorteio serve`` prints once it listens: what a client needs to connect."""
-    where = f"token in {port_file}" if port_file else f"token {token}"
-    return f"sorteio serve: listening on {host}:{port}, {where} (Ctrl-C to stop)"
+    where = (_("token in {path}").format(path=port_file) if port_file
+             else _("token {token}").format(token=token))
+    return _("sorteio serve: listening on {host}:{port}, {where} (Ctrl-C to stop)").format(
+        host=host, port=port, where=where)
 
 
 def _catch_stop_signals(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> List[int]:
@@ -490,26 +500,31 @@ def serve(
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """``python -m sorteio.bridge.server`` and the frozen ``sorteio-serve``: their options, help
+    in the language of the run (argparse's own words through the global gettext: ``main``)."""
     parser = argparse.ArgumentParser(
         prog="python -m sorteio.bridge.server",
-        description="Serve the sorteio draw to Godot over a loopback socket (framed JSON).",
+        description=_("Serve the sorteio draw to Godot over a loopback socket (framed JSON)."),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one")
-    parser.add_argument("--token", default=None, help="request token (default: a random one)")
-    parser.add_argument(
-        "--port-file", default=None, help="write {port, token, pid} here (JSON, mode 0600)"
-    )
-    parser.add_argument("--parent-pid", type=int, default=None, help="exit when this PID is gone")
+    # argparse formats help with %: a literal % would be doubled (none here).
+    parser.add_argument("--host", default="127.0.0.1",
+                        help=_("loopback address (default 127.0.0.1)"))
+    parser.add_argument("--port", type=int, default=0, help=_("TCP port; 0 picks a free one"))
+    parser.add_argument("--token", default=None,
+                        help=_("request token (default: a random one)"))
+    parser.add_argument("--port-file", default=None,
+                        help=_("write {{port, token, pid}} here (JSON, mode 0600)").format())
+    parser.add_argument("--parent-pid", type=int, default=None,
+                        help=_("exit when this PID is gone"))
     parser.add_argument(
         "--game-files",
         action="append",
         default=[],
         metavar="PREFIX",
-        help="once the --parent-pid game is gone, remove its files whose path starts with PREFIX "
-        "(an absolute path; repeatable)",
+        help=_("once the --parent-pid game is gone, remove its files whose path starts with "
+               "PREFIX (an absolute path; repeatable)"),
     )
-    parser.add_argument("--log", action="store_true", help="log connections to stderr")
+    parser.add_argument("--log", action="store_true", help=_("log connections to stderr"))
     return parser
 
 
@@ -528,6 +543,7 @@ LAUNCHER = (
 
 def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> int:
     """``error_file``: also write a start-up error there (the Godot node reads it)."""
+    install_for_click()  # argparse's usage errors and headings in the run's language too
     args = build_parser().parse_args(argv)
     try:
         # Launched by the Godot node (a port file and a parent): quiet. By hand: say where.
@@ -543,9 +559,10 @@ def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> 
             game_files=args.game_files,
         )
     except BridgeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        line = _("error: {message}").format(message=exc)
+        print(line, file=sys.stderr)
         if error_file and not isinstance(exc, GameGone):
-            write_error_file(error_file, f"error: {exc}")
+            write_error_file(error_file, line)
         return 2
     return 0
 

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 from pydantic import ValidationError
 
 from ..deck import Deck
-from ..i18n import N_
+from ..i18n import N_, _
 from ..loader import issues_from, load_deck, resolve_deck_path
 from . import csvfile, deckjson, layout, workbook
 from .cells import SheetError, SheetIssue, format_issue
@@ -34,14 +34,15 @@ PathLike = Union[str, Path]
 
 
 def sheet_format(path: PathLike, what: str) -> str:
-    """``xlsx`` or ``csv`` from the file name; ``SheetError`` for anything else."""
+    """``xlsx`` or ``csv`` from the file name; ``SheetError`` for anything else. ``what``: the
+    translated noun of the message (``_("spreadsheet")``, ``_("sheet")``)."""
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
-        hint = (" (LibreOffice and Google Sheets save both; .ods and .xls are not read)"
+        hint = (_(" (LibreOffice and Google Sheets save both; .ods and .xls are not read)")
                 if suffix in (".ods", ".xls") else "")
-        raise SheetError(str(path), [SheetIssue("(file)", None, "", f"the {what} must be a "
-                                                f".xlsx workbook or a .csv file, not "
-                                                f"'{suffix or Path(path).name}'{hint}")])
+        raise SheetError(str(path), [SheetIssue("(file)", None, "", _(
+            "the {what} must be a .xlsx workbook or a .csv file, not '{name}'").format(
+                what=what, name=suffix or Path(path).name) + hint)])
     return FORMATS[suffix]
 
 
@@ -61,7 +62,7 @@ def export_deck(deck: Optional[PathLike], out: PathLike) -> Exported:
 
     Raises ``DeckError`` (the deck does not validate: fix it first) or ``SheetError`` (a bad
     file name, openpyxl missing for .xlsx, the file cannot be written)."""
-    kind = sheet_format(out, "spreadsheet")
+    kind = sheet_format(out, _("spreadsheet"))
     out = Path(out)
     _check_target(out)
     loaded = load_deck(deck)
@@ -69,14 +70,15 @@ def export_deck(deck: Optional[PathLike], out: PathLike) -> Exported:
     long_cells = _long_cells(sheets)
     if kind == "xlsx" and long_cells:
         # A workbook cell holds at most 32,767 characters (openpyxl cuts there, as Excel does).
-        raise SheetError(str(out), [issue._replace(message=f"{issue.message}: a workbook cell "
-                                                   f"holds at most {LONG_CELL:,}; shorten the "
-                                                   f"text or export to .csv")
+        raise SheetError(str(out), [issue._replace(message=_(
+            "{problem}: a workbook cell holds at most {limit:,}; shorten the text or export "
+            "to .csv").format(problem=issue.message, limit=LONG_CELL))
                                     for issue in long_cells])
     (workbook.write if kind == "xlsx" else csvfile.write)(sheets, out)
-    warnings = [issue._replace(message=f"{issue.message}: Excel and Google Sheets keep at most "
-                                       f"{LONG_CELL:,} in a cell and would cut it (LibreOffice "
-                                       f"keeps it)") for issue in long_cells]
+    warnings = [issue._replace(message=_(
+        "{problem}: Excel and Google Sheets keep at most {limit:,} in a cell and would cut it "
+        "(LibreOffice keeps it)").format(problem=issue.message, limit=LONG_CELL))
+        for issue in long_cells]
     if kind == "csv":
         warnings += csvfile.risky_cells(sheets)
     return Exported(str(out), kind, str(resolve_deck_path(deck)), len(loaded.cartas), warnings)
@@ -84,14 +86,14 @@ def export_deck(deck: Optional[PathLike], out: PathLike) -> Exported:
 
 def _check_target(out: Path) -> None:
     if out.is_dir():
-        raise SheetError(str(out), [SheetIssue("(file)", None, "", "is a folder; give a file "
-                                               "name")])
+        raise SheetError(str(out), [SheetIssue("(file)", None, "", _(
+            "is a folder; give a file name"))])
     if not out.parent.is_dir():
-        raise SheetError(str(out), [SheetIssue("(file)", None, "", f"the folder {out.parent} "
-                                               f"does not exist")])
+        raise SheetError(str(out), [SheetIssue("(file)", None, "", _(
+            "the folder {folder} does not exist").format(folder=out.parent))])
     if out.exists() and not out.is_file():
-        raise SheetError(str(out), [SheetIssue("(file)", None, "", "not a regular file (a "
-                                               "pipe, a device or a socket)")])
+        raise SheetError(str(out), [SheetIssue("(file)", None, "", _(
+            "not a regular file (a pipe, a device or a socket)"))])
 
 
 def _long_cells(sheets: List[layout.Table]) -> List[SheetIssue]:
@@ -104,7 +106,7 @@ def _long_cells(sheets: List[layout.Table]) -> List[SheetIssue]:
                     card = row[0] if table.name == layout.CARDS else None
                     out.append(SheetIssue(layout.cell_name(table.name, r, c), card,
                                           table.columns[c].header,
-                                          f"{len(value):,} characters"))
+                                          _("{count:,} characters").format(count=len(value))))
     return out
 
 
@@ -112,11 +114,11 @@ def read_sheet(sheet: PathLike) -> Tuple[Deck, Dict[str, Any]]:
     """The deck a spreadsheet holds, validated: ``(deck, data)``. Raises ``SheetError`` with
     every problem, each naming its cell (sheet!A1), the card id and the column."""
     path = Path(sheet)
-    kind = sheet_format(path, "sheet")
+    kind = sheet_format(path, _("sheet"))
     source = str(path)
     if not path.is_file():
-        why = "is a folder" if path.is_dir() else ("no such file" if not path.exists()
-                                                   else "not a regular file")
+        why = _("is a folder") if path.is_dir() else (_("no such file") if not path.exists()
+                                                      else _("not a regular file"))
         raise SheetError(source, [SheetIssue("(file)", None, "", why)])
     grids, names, issues = (workbook.read if kind == "xlsx" else csvfile.read)(path)
     reader = layout.Reader()
@@ -159,10 +161,10 @@ def import_sheet(sheet: PathLike, out: PathLike) -> Imported:
     and layout are kept (``deckjson``)."""
     out = Path(out)
     if out.suffix.lower() != ".json":
-        raise SheetError(str(out), [SheetIssue("(file)", None, "", "the deck to write must be a "
-                                               ".json file")])
+        raise SheetError(str(out), [SheetIssue("(file)", None, "", _(
+            "the deck to write must be a .json file"))])
     _check_target(out)
-    deck, _ = read_sheet(sheet)
+    deck = read_sheet(sheet)[0]
     template = deckjson.read_template(out) if out.is_file() else None
     deckjson.write_text(out, deckjson.dumps(deckjson.deck_data(deck, template)))
     return Imported(str(out), str(sheet), deck, isinstance(template, dict))

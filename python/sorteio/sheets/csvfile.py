@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+from ..i18n import _
 from ..jsonfile import MAX_FILE_BYTES
 from .cells import SheetError, SheetIssue, cell_name, grid_from_rows
 from .layout import CARDS, SHEETS, TEXT, Table
@@ -52,13 +53,14 @@ def write(tables: List[Table], path: Path) -> None:
     """Write the sheets as one CSV file (see the module docstring)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, delimiter=DELIMITER, lineterminator="\r\n")
-    for _, _, values in rows_of(tables):
+    for row in rows_of(tables):
+        values = row[2]
         writer.writerow(["" if v is None else v for v in values])
     try:
         path.write_bytes(buffer.getvalue().encode("utf-8-sig"))
     except OSError as exc:
-        raise SheetError(str(path), [SheetIssue("(file)", None, "",
-                                                f"cannot write: {exc.strerror or exc}")]
+        raise SheetError(str(path), [SheetIssue("(file)", None, "", _(
+            "cannot write: {reason}").format(reason=exc.strerror or exc))]
                          ) from None
 
 
@@ -75,9 +77,9 @@ def risky_cells(tables: List[Table]) -> List[SheetIssue]:
                     and _EXCEL_CONVERTS.search(value)):
                 shown = value if len(value) <= 30 else value[:30] + "..."
                 out.append(SheetIssue(cell_name(name, number, c), None, headers[name][c],
-                                      f"Excel reads '{shown}' as a formula, a number or a date "
-                                      f"when it opens a CSV; the .xlsx workbook keeps it as "
-                                      f"text"))
+                                      _("Excel reads '{text}' as a formula, a number or a "
+                                        "date when it opens a CSV; the .xlsx workbook keeps it "
+                                        "as text").format(text=shown)))
     return out
 
 
@@ -89,20 +91,19 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise SheetError(source, [SheetIssue("(file)", None, "", f"{size:,} bytes; at most "
-                                                 f"{MAX_FILE_BYTES:,}")])
+            raise SheetError(source, [SheetIssue("(file)", None, "", _(
+                "{size:,} bytes; at most {limit:,}").format(size=size, limit=MAX_FILE_BYTES))])
         data = path.read_bytes()
     except OSError as exc:
-        raise SheetError(source, [SheetIssue("(file)", None, "",
-                                             f"cannot read: {exc.strerror or exc}")]) from None
+        raise SheetError(source, [SheetIssue("(file)", None, "", _(
+            "cannot read: {reason}").format(reason=exc.strerror or exc))]) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise SheetError(source, [SheetIssue(f"(line {line})", None, "",
-                                             f"not UTF-8 text (byte 0x{data[exc.start]:02x}): "
-                                             f"save it as 'CSV UTF-8' (Excel: 'CSV UTF-8 "
-                                             f"(delimitado por vírgulas)')")]) from None
+        raise SheetError(source, [SheetIssue(_("(line {line})").format(line=line), None, "", _(
+            "not UTF-8 text (byte 0x{byte:02x}): save it as 'CSV UTF-8' (Excel: 'CSV UTF-8 "
+            "(delimitado por vírgulas)')").format(byte=data[exc.start]))]) from None
     delimiter = _delimiter(text)
     # Python before 3.11 refuses NUL in CSV ("line contains NUL"): carry it through the parser
     # as a character the text does not hold.
@@ -114,7 +115,8 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
                                   strict=True))
     except csv.Error as exc:
-        raise SheetError(source, [SheetIssue("(file)", None, "", f"not CSV: {exc}")]) from None
+        raise SheetError(source, [SheetIssue("(file)", None, "", _("not CSV: {reason}").format(
+            reason=exc))]) from None
     if nul is not None:
         records = [[value.replace(nul, "\x00") for value in record] for record in records]
     return _sections(records)
@@ -142,8 +144,9 @@ def _sections(records: List[List[str]]) -> Tuple[Dict[str, Any], List[str], List
         if marker:
             current = marker.group(1)
             if current in rows:
-                issues.append(SheetIssue(f"(row {number})", None, "",
-                                         f"the section [{current}] appears twice"))
+                issues.append(SheetIssue(_("(row {row})").format(row=number), None, "",
+                                         _("the section [{section}] appears twice").format(
+                                             section=current)))
                 current = None
                 continue
             names.append(current)
@@ -153,9 +156,10 @@ def _sections(records: List[List[str]]) -> Tuple[Dict[str, Any], List[str], List
             continue
         if current is None:
             if not names:
-                issues.append(SheetIssue(f"(row {number})", None, "",
-                                         f"expected a section row such as [{CARDS}] before the "
-                                         f"data (a deck's sections are {', '.join(SHEETS)})"))
+                issues.append(SheetIssue(_("(row {row})").format(row=number), None, "", _(
+                    "expected a section row such as [{section}] before the data (a deck's "
+                    "sections are {sections})").format(section=CARDS,
+                                                       sections=", ".join(SHEETS))))
                 names.append("")  # reported once
             continue
         rows[current].append((number, values))

@@ -24,6 +24,7 @@ import re
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..deck import RANGES, Actor, Deck, Level, Meter, Mode, Parameters
+from ..i18n import _
 from .cells import CellError, Grid, SheetIssue, blank, cell_name, integer, text, widen
 
 TEXT, INT = "text", "int"
@@ -176,14 +177,16 @@ class Reader:
         in file order (to refuse unknown ones)."""
         for name in source_sheets:
             if name not in SHEETS and not name.startswith(NOTE):
-                self.problem(name, None, "", f"unknown sheet '{name}' (a deck's sheets are "
-                             f"{', '.join(SHEETS)}; start the name of a sheet of your own "
-                             f"with '#' to keep it)")
+                self.problem(name, None, "", _(
+                    "unknown sheet '{name}' (a deck's sheets are {sheets}; start the name of a "
+                    "sheet of your own with '#' to keep it)").format(name=name,
+                                                                     sheets=", ".join(SHEETS)))
         present = [name for name in SHEETS if name in grids]
         for name in SHEETS:
             if name not in source_sheets:
-                self.problem(name, None, "", f"the sheet '{name}' is missing (a deck's sheets "
-                             f"are {', '.join(SHEETS)})")
+                self.problem(name, None, "", _(
+                    "the sheet '{name}' is missing (a deck's sheets are {sheets})").format(
+                        name=name, sheets=", ".join(SHEETS)))
         data: Dict[str, Any] = {}
         params = self._parameters(grids.get(PARAMETERS))
         if "nome" in params:
@@ -210,13 +213,14 @@ class Reader:
             try:
                 name = text(value)
             except CellError as exc:
-                self.problem(where, None, "", f"a column header {exc}")
+                self.problem(where, None, "", _("a column header {problem}").format(problem=exc))
                 headers.append(None)
                 continue
             if name is None:
                 if any(not blank(widen(r.values, width)[c]) for r in grid.rows):
-                    self.problem(where, None, "", "a column with values has no header; give "
-                                 "it one (start it with '#' for a column of your own)")
+                    self.problem(where, None, "", _("a column with values has no header; "
+                                                    "give it one (start it with '#' for a "
+                                                    "column of your own)"))
                 headers.append(None)
                 continue
             name = name.strip()
@@ -224,8 +228,9 @@ class Reader:
                 headers.append(None)
                 continue
             if name in seen:
-                self.problem(where, None, name, f"the column '{name}' appears twice (also "
-                             f"at {seen[name]})")
+                self.problem(where, None, name, _("the column '{name}' appears twice (also "
+                                                  "at {cell})").format(name=name,
+                                                                       cell=seen[name]))
                 headers.append(None)
                 continue
             seen[name] = where
@@ -256,11 +261,13 @@ class Reader:
         for needed in ("campo", "valor"):
             if needed not in columns:
                 self.problem(grid.cell(grid.header.number, 0), None, needed,
-                             f"the sheet needs a '{needed}' column (its columns: campo, valor)")
+                             _("the sheet needs a '{column}' column (its columns: campo, "
+                               "valor)").format(column=needed))
         for c, header in enumerate(headers):
             if header is not None and header not in ("campo", "valor"):
                 self.problem(grid.cell(grid.header.number, c), None, header,
-                             f"unknown column '{header}' (the columns are campo, valor)")
+                             _("unknown column '{column}' (the columns are campo, "
+                               "valor)").format(column=header))
         if "campo" not in columns or "valor" not in columns:
             return out
         kinds = {name: kind for name, kind, _ in PARAMETER_ROWS}
@@ -272,16 +279,18 @@ class Reader:
                                values[columns["campo"]])
             if name is None:
                 if not blank(values[columns["valor"]]):
-                    self.problem(key_cell, None, "campo", "a value without its 'campo'")
+                    self.problem(key_cell, None, "campo", _("a value without its 'campo'"))
                 continue
             name = name.strip()
             if name not in kinds:
-                self.problem(key_cell, None, "campo", f"unknown campo '{name}' (the campos are "
-                             f"{', '.join(kinds)})")
+                self.problem(key_cell, None, "campo", _(
+                    "unknown campo '{name}' (the campos are {names})").format(
+                        name=name, names=", ".join(kinds)))
                 continue
             if name in seen:
-                self.problem(key_cell, None, "campo", f"'{name}' is given twice (also at "
-                             f"{seen[name]})")
+                self.problem(key_cell, None, "campo", _(
+                    "'{name}' is given twice (also at {cell})").format(name=name,
+                                                                       cell=seen[name]))
                 continue
             seen[name] = key_cell
             value_cell = grid.cell(row.number, columns["valor"])
@@ -312,14 +321,15 @@ class Reader:
                 continue
             if header not in kinds:
                 self.problem(grid.cell(grid.header.number, c), None, header,
-                             f"unknown column '{header}' (the columns of '{name}' are "
-                             f"{', '.join(kinds)})")
+                             _("unknown column '{column}' (the columns of '{sheet}' are "
+                               "{columns})").format(column=header, sheet=name,
+                                                    columns=", ".join(kinds)))
                 continue
             columns[header] = c
         for header in kinds:
             if header not in columns:
                 self.problem(grid.cell(grid.header.number, 0), None, header,
-                             f"the column '{header}' is missing")
+                             _("the column '{column}' is missing").format(column=header))
         for row in grid.rows:
             values = widen(row.values, width)
             index = len(out)
@@ -357,18 +367,21 @@ class Reader:
                 continue
             match = OPTION.match(header)
             if not match:
-                self.problem(where, None, header, f"unknown column '{header}' (a card's columns "
-                             f"are {', '.join(own)} and opcaoN.texto, opcaoN.efeitos.<meter id>, "
-                             f"opcaoN.efeitos_atores.<actor id>)")
+                self.problem(where, None, header, _(
+                    "unknown column '{column}' (a card's columns are {columns} and "
+                    "opcaoN.texto, opcaoN.efeitos.<meter id>, opcaoN.efeitos_atores.<actor "
+                    "id>)").format(column=header, columns=", ".join(own)))
                 continue
             number, meter, actor = int(match.group(1)), match.group(3), match.group(4)
             if meter is not None and meter not in meters:
-                self.problem(where, None, header, f"unknown meter '{meter}' (the sheet "
-                             f"'medidores' declares: {', '.join(sorted(map(str, meters)))})")
+                self.problem(where, None, header, _(
+                    "unknown meter '{meter}' (the sheet 'medidores' declares: {meters})").format(
+                        meter=meter, meters=", ".join(sorted(map(str, meters)))))
                 continue
             if actor is not None and actor not in actors:
-                self.problem(where, None, header, f"unknown actor '{actor}' (the sheet "
-                             f"'atores' declares: {', '.join(sorted(map(str, actors))) or 'none'})")
+                self.problem(where, None, header, _(
+                    "unknown actor '{actor}' (the sheet 'atores' declares: {actors})").format(
+                        actor=actor, actors=", ".join(sorted(map(str, actors))) or _("none")))
                 continue
             path = (("texto",) if meter is None and actor is None
                     else ("efeitos", meter) if meter is not None else ("efeitos_atores", actor))
@@ -376,7 +389,7 @@ class Reader:
         for header in ("id", "titulo", "modo"):
             if header not in columns:
                 self.problem(grid.cell(grid.header.number, 0), None, header,
-                             f"the column '{header}' is missing")
+                             _("the column '{column}' is missing").format(column=header))
         for row in grid.rows:
             out.append(self._card(grid, row, width, columns, options, len(out)))
         return out
@@ -431,9 +444,9 @@ class Reader:
                 continue
             if gap is not None:
                 self.problem(gap[1], card_id, f"opcao{gap[0]}",
-                             f"option {gap[0]} is blank but option {option_number} is not: "
-                             f"number a card's options without gaps (the game shows them in "
-                             f"order)")
+                             _("option {blank} is blank but option {filled} is not: number a "
+                               "card's options without gaps (the game shows them in "
+                               "order)").format(blank=gap[0], filled=option_number))
                 gap = None
             at = f"{here}.opcoes.{len(out)}"
             texto_cell = next((c for c, _, p in cells if p == ("texto",)), cells[0][0])

@@ -20,13 +20,14 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+from ..i18n import N_, _
 from ..jsonfile import MAX_FILE_BYTES
 from .cells import CellError, SheetError, SheetIssue, Unreadable, column_letter, grid_from_rows
 from .layout import CARDS, INT, Table
 
 EXCEL_CELL_CHARS = 32_767  # Excel's (and Google Sheets' import) limit for one cell's text
-INSTALL_HINT = ("the workbook format (.xlsx) needs openpyxl: pip install 'sorteio[sheets]' "
-                "(or use a .csv file)")
+INSTALL_HINT = N_("the workbook format (.xlsx) needs openpyxl: pip install "
+                  "'sorteio[sheets]' (or use a .csv file)")
 
 _NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\r\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
 _ESCAPED = re.compile("_x([0-9A-Fa-f]{4})_")
@@ -45,7 +46,7 @@ def _openpyxl() -> Any:
     try:
         import openpyxl
     except ImportError:
-        raise SheetError("(openpyxl)", [SheetIssue("(workbook)", None, "", INSTALL_HINT)]
+        raise SheetError("(openpyxl)", [SheetIssue("(workbook)", None, "", _(INSTALL_HINT))]
                          ) from None
     return openpyxl
 
@@ -90,8 +91,8 @@ def write(tables: List[Table], path: Path) -> None:
     try:
         book.save(str(path))
     except OSError as exc:
-        raise SheetError(str(path), [SheetIssue("(file)", None, "",
-                                                f"cannot write: {exc.strerror or exc}")]
+        raise SheetError(str(path), [SheetIssue("(file)", None, "", _(
+            "cannot write: {reason}").format(reason=exc.strerror or exc))]
                          ) from None
 
 
@@ -119,7 +120,7 @@ def _card_helpers(sheet: Any, table: Table, sizes: Dict[str, int], DataValidatio
     if effects:
         rule = DataValidation(type="whole", operator="between", formula1="-100", formula2="100",
                               allow_blank=True, errorStyle="warning", showErrorMessage=True,
-                              error="an effect is a whole number from -100 to 100")
+                              error=_("an effect is a whole number from -100 to 100"))
         for span in effects:
             rule.add(span)
         sheet.add_data_validation(rule)
@@ -184,22 +185,23 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise SheetError(source, [SheetIssue("(file)", None, "", f"{size:,} bytes; at most "
-                                                 f"{MAX_FILE_BYTES:,}")])
+            raise SheetError(source, [SheetIssue("(file)", None, "", _(
+                "{size:,} bytes; at most {limit:,}").format(size=size, limit=MAX_FILE_BYTES))])
         values = openpyxl.load_workbook(source, read_only=True, data_only=True)
         formulas = openpyxl.load_workbook(source, read_only=True, data_only=False)
     except SheetError:
         raise
     except OSError as exc:
-        raise SheetError(source, [SheetIssue("(file)", None, "",
-                                             f"cannot read: {exc.strerror or exc}")]) from None
+        raise SheetError(source, [SheetIssue("(file)", None, "", _(
+            "cannot read: {reason}").format(reason=exc.strerror or exc))]) from None
     except (InvalidFileException, KeyError, ValueError, TypeError, EOFError) as exc:
-        raise SheetError(source, [SheetIssue("(file)", None, "", f"not a workbook openpyxl can "
-                                             f"read ({type(exc).__name__}: {exc}); save it as "
-                                             f".xlsx (Excel Workbook)")]) from None
+        raise SheetError(source, [SheetIssue("(file)", None, "", _(
+            "not a workbook openpyxl can read ({reason}); save it as .xlsx (Excel "
+            "Workbook)").format(reason=f"{type(exc).__name__}: {exc}"))]) from None
     except Exception as exc:  # zipfile.BadZipFile and XML errors of a damaged file
-        raise SheetError(source, [SheetIssue("(file)", None, "", f"not a workbook (.xlsx): "
-                                             f"{type(exc).__name__}: {exc}")]) from None
+        raise SheetError(source, [SheetIssue("(file)", None, "", _(
+            "not a workbook (.xlsx): {reason}").format(
+                reason=f"{type(exc).__name__}: {exc}"))]) from None
     issues: List[SheetIssue] = []
     grids: Dict[str, Any] = {}
     names = list(values.sheetnames)
@@ -224,10 +226,11 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
 def _value(cell: Any, source_cell: Any) -> Any:
     value = getattr(cell, "value", None)
     if getattr(cell, "data_type", None) == "e":
-        return Unreadable(f"the cell shows the error {value}: fix its formula")
+        return Unreadable(_("the cell shows the error {value}: fix its formula").format(
+            value=value))
     if getattr(source_cell, "data_type", None) == "f" and value is None:
-        return Unreadable("a formula whose value was never computed: open the file in a "
-                          "spreadsheet program and save it again")
+        return Unreadable(_("a formula whose value was never computed: open the file in a "
+                            "spreadsheet program and save it again"))
     if isinstance(value, str):
         return unescape(value)
     return value

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 from typing import Dict, Iterable, Optional
 
+from ..i18n import _
 from .kernel import DRAWS, Tally
 from .masks import FastDeck
 
@@ -38,10 +39,11 @@ def source_id(path: Optional[Path] = None) -> int:
 def unavailable_reason() -> str:
     """Why ``available()`` is False (empty when it is True)."""
     if _ckernel is None:  # the import error is kept in _import_error for debugging
-        return "não compilado nesta instalação (pip install sem compilador C)"
+        return _("not compiled in this installation (pip install without a C compiler)")
     if SOURCE.exists() and getattr(_ckernel, "SOURCE_ID", None) != source_id():
         # A source checkout whose _ckernel.c changed after the last build: never run stale code.
-        return "compilado de outra versão de _ckernel.c: rode pip install -e . (make setup)"
+        return _("compiled from another version of _ckernel.c: run pip install -e . "
+                 "(make setup)")
     return ""
 
 

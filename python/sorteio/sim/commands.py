@@ -26,9 +26,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from ..clihelp import DECK_HELP, FIELDS, Command
 from ..errors import SorteioError
-from ..i18n import _
-from ..loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from ..i18n import N_, _
+from ..loader import load_deck, resolve_deck_path
 from ..wording import Names
 from .kernel import POLICIES
 from .kernels import describe
@@ -54,66 +55,65 @@ INTERRUPTED = 130
 PIPE_WIDTH = 1000  # columns when stdout is not a terminal: tables are never cut (rich uses 80)
 SHORT = {"cartas_por_turno": "N", "teto_obrigatorias": "T", "limite_medidor": "lim",
          "limite_emergencia": "emerg", "limite_por_modo": "modo"}  # §4 letters as table headers
+FIELDS.update(max_matches=f"{MAX_MATCHES:,}", params=", ".join(PARAM_NAMES))
 
-DECK_HELP = f"deck file, or a built-in deck: {', '.join(BUILTIN_DECKS)} (default: padrao)"
 
 
-@click.command("simulate")
+@click.command("simulate", cls=Command, help=N_(
+    "Play many matches per scenario and compare scenarios (GDD 06 §7).\n\nWithout "
+    "--param: one scenario, the deck's own parameters. Each scenario reports the "
+    "catastrophe rate with its 95% interval, ending meters (mean, sd), mandatory "
+    "slots per turn, short turns, cards never drawn, and the difference from the "
+    "baseline, flagged past 4 points. With --per-card: for each playable card, the "
+    "deck without it on the same seeds, in rounds until each card's Δ catastrophe is "
+    "known to ±--precision points (or --max-matches), then Benjamini-Hochberg over "
+    "all cards says which ones move it beyond chance (docs/simulator.md). Ctrl-C or "
+    "SIGTERM stops the sweep, its worker processes too, and keeps the finished "
+    "scenarios (exit code 130 or 143). A failed write to --out (a full disk) is an "
+    "error (exit 2) that keeps the rows already written."))
 @click.option("--deck", "deck_path", default=None, metavar="DECK", help=DECK_HELP)
 @click.option("--matches", default=3000, show_default=True,
               type=click.IntRange(min=1, max=MAX_MATCHES),
-              help=f"matches per scenario (§7 used 3,000; at most {MAX_MATCHES:,})")
+              help=N_("matches per scenario (§7 used 3,000; at most {max_matches})"))
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0),
-              help="seed of the whole sweep: match i of every scenario uses seed*1e6+i")
+              help=N_("seed of the whole sweep: match i of every scenario uses seed*1e6+i"))
 @click.option("--policy", default="random", show_default=True,
               type=click.Choice(list(POLICIES)),
-              help="player: random, protect the weakest meter, or lookahead (also weighs the "
-                   "worst card that could come next)")
+              help=N_("player: random, protect the weakest meter, or lookahead (also weighs the "
+                   "worst card that could come next)"))
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
-              help="a §7 parameter to sweep, e.g. teto_obrigatorias=2..4 or "
+              help=N_("a §7 parameter to sweep, e.g. teto_obrigatorias=2..4 or "
                    "cartas_por_turno=6,7,8 (repeatable; scenarios = every combination). "
-                   f"Names: {', '.join(PARAM_NAMES)}")
+                   "Names: {params}"))
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
-              help="worker processes, >= 1 (default: every core; 1 = in this process). Never "
+              help=N_("worker processes, >= 1 (default: every core; 1 = in this process). Never "
                    "more than 4 per core nor more than there are chunks of work. With "
-                   "--executor: how many workers it has (3 chunks in flight per worker)")
+                   "--executor: how many workers it has (3 chunks in flight per worker)"))
 @click.option("--executor", "executor_spec", default=None, metavar="MODULE:FACTORY",
-              help="run chunks on FACTORY() (a concurrent.futures Executor, e.g. a Dask "
-                   "cluster) instead of local processes")
+              help=N_("run chunks on FACTORY() (a concurrent.futures Executor, e.g. a Dask "
+                   "cluster) instead of local processes"))
 @click.option("--out", "out_dir", default=None, metavar="DIR",
-              help="write DIR/sweep.csv, DIR/sweep.json and DIR/report.html")
-@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+              help=N_("write DIR/sweep.csv, DIR/sweep.json and DIR/report.html"))
+@click.option("--json", "as_json", is_flag=True, help=N_("machine-readable output"))
 @click.option("--per-card", "per_card", is_flag=True,
-              help="for every playable card, play the deck without it (same seeds) until its "
+              help=N_("for every playable card, play the deck without it (same seeds) until its "
                    "effect on the catastrophe rate is known to --precision, and say which cards "
-                   "move it beyond chance (Benjamini-Hochberg, 5% false discoveries)")
+                   "move it beyond chance (Benjamini-Hochberg, 5% false discoveries)"))
 @click.option("--precision", "precision", default=DEFAULT_HALF_WIDTH_PP, show_default=True,
               type=click.FloatRange(min=0.01, max=50), metavar="POINTS",
-              help="--per-card: half-width of each card's 95% interval of Δ catastrophe, in "
-                   "points")
+              help=N_("--per-card: half-width of each card's 95% interval of Δ catastrophe, in "
+                   "points"))
 @click.option("--max-matches", "max_matches", default=DEFAULT_MAX_MATCHES, show_default=True,
               type=click.IntRange(min=1, max=MAX_MATCHES),
-              help="--per-card: the most matches a card plays when --precision is not reached "
-                   "before (with --matches N instead: exactly N per card, no adaptation)")
+              help=N_("--per-card: the most matches a card plays when --precision is not reached "
+                   "before (with --matches N instead: exactly N per card, no adaptation)"))
 @click.option("--situation", "situation_path", default=None, metavar="FILE",
-              help="start every match from this situation (year, meters, satisfaction, cards "
+              help=N_("start every match from this situation (year, meters, satisfaction, cards "
                    "already played; `sorteio schema --situation`), or a shipped sample: secao4. "
-                   "Played by the rules' reference engine, in this process")
+                   "Played by the rules' reference engine, in this process"))
 @click.pass_context
 def simulate_cmd(ctx, deck_path, matches, seed, policy, params, jobs, executor_spec, out_dir,
                  as_json, per_card, precision, max_matches, situation_path) -> None:
-    """Play many matches per scenario and compare scenarios (GDD 06 §7).
-
-    Without --param: one scenario, the deck's own parameters. Each scenario reports the
-    catastrophe rate with its 95% interval, ending meters (mean, sd), mandatory slots per turn,
-    short turns, cards never drawn, and the difference from the baseline, flagged past 4 points.
-    With --per-card: for each playable card, the deck without it on the same seeds, in rounds
-    until each card's Δ catastrophe is known to ±--precision points (or --max-matches), then
-    Benjamini-Hochberg over all cards says which ones move it beyond chance (docs/simulator.md).
-    Ctrl-C or SIGTERM stops the sweep, its worker processes too, and keeps the finished
-    scenarios (exit code 130 or 143). A failed write to --out (a full disk) is an error (exit 2)
-    that keeps the rows already written.
-    """
     _fit_width(out)
     deck = load_deck(deck_path)
     if situation_path is not None:
@@ -416,13 +416,14 @@ def _print_one(r: ScenarioResult, names: Names) -> None:
         out.print(_("never drawn: {cards}").format(cards=", ".join(never)), soft_wrap=True)
 
 
-@click.command("lint")
+@click.command("lint", cls=Command, help=N_(
+    "Deck coverage report: can the draw fill every turn and serve every obligation? "
+    "(§3, §5)"))
 @click.argument("deck_path", metavar="DECK")
-@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+@click.option("--json", "as_json", is_flag=True, help=N_("machine-readable output"))
 @click.option("--strict", is_flag=True,
-              help="exit with code 1 when the report lists problems (to gate a deck in CI)")
+              help=N_("exit with code 1 when the report lists problems (to gate a deck in CI)"))
 def lint_cmd(deck_path, as_json, strict) -> None:
-    """Deck coverage report: can the draw fill every turn and serve every obligation? (§3, §5)"""
     from ..lint import lint_deck, print_report
 
     _fit_width(out)

@@ -29,17 +29,19 @@ def kernel_name(choice: Optional[str] = None) -> str:
     if choice is None:
         choice = os.environ.get(KERNEL_ENV, "").strip().lower() or "auto"
     if choice not in CHOICES:
-        raise SorteioError(f"{KERNEL_ENV}={choice!r}: expected one of {', '.join(CHOICES)}")
+        raise SorteioError(_("{var}={choice!r}: expected one of {choices}").format(
+            var=KERNEL_ENV, choice=choice, choices=", ".join(CHOICES)))
     if choice == "python":
         return "python"
     if ckernel.available():
         return "c"
     if choice == "c":
         # Asked for by SORTEIO_KERNEL=c, or by a sweep whose parent ran it (a worker elsewhere).
-        raise SorteioError(f"the compiled kernel was asked for ({KERNEL_ENV}=c, or the sweep "
-                           f"that started this worker) but is not available here "
-                           f"({ckernel.unavailable_reason()}); reinstall sorteio with a C "
-                           f"compiler (pip install -e .), or set {KERNEL_ENV}=python")
+        raise SorteioError(_("the compiled kernel was asked for ({var}=c, or the sweep that "
+                             "started this worker) but is not available here ({reason}); "
+                             "reinstall sorteio with a C compiler (pip install -e .), or set "
+                             "{var}=python").format(var=KERNEL_ENV,
+                                                    reason=ckernel.unavailable_reason()))
     return "python"
 
 

@@ -28,6 +28,7 @@ import math
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..deck import Deck
+from ..i18n import _
 from .masks import FastDeck, MaskTable
 from .spec import Scenario
 from .stats import Z95
@@ -204,25 +205,26 @@ class CardEffect(NamedTuple):
         return (self.diff_pp[2] - self.diff_pp[1]) / 2
 
     def verdict(self) -> str:
-        """The plain sentence for the designer (Portuguese, as the narration)."""
+        """The plain sentence for the designer, in the run's language."""
         d, lo, hi = self.diff_pp
-        ci = f"IC 95% {lo:+.2f} a {hi:+.2f}"
+        ci = _("95% CI {low:+.2f} to {high:+.2f}").format(low=lo, high=hi)
         if self.discordant == 0:
-            text = (f"Nenhum efeito visto: em {self.matches} partidas com e sem esta carta, "
-                    f"nenhuma terminou diferente em catástrofe (|Δ| < {hi:.2f} ponto).")
+            text = _("No effect seen: in {matches} matches with and without this card, none "
+                     "ended differently in catastrophe (|Δ| < {high:.2f} point).").format(
+                         matches=self.matches, high=hi)
         elif self.flagged and d > 0:
-            text = (f"Sem esta carta a catástrofe sobe {d:.2f} pontos ({ci}): ela protege o "
-                    f"mandato.")
+            text = _("Without this card catastrophe rises {d:.2f} points ({ci}): it protects "
+                     "the mandate.").format(d=d, ci=ci)
         elif self.flagged:
-            text = (f"Sem esta carta a catástrofe cai {-d:.2f} pontos ({ci}): ela põe o mandato "
-                    f"em risco.")
+            text = _("Without this card catastrophe falls {d:.2f} points ({ci}): it puts the "
+                     "mandate at risk.").format(d=-d, ci=ci)
         else:
-            text = (f"Não dá para distinguir o efeito desta carta do acaso: em {self.matches} "
-                    f"partidas com e sem ela a catástrofe difere {d:+.2f} pontos ({ci}), o que "
-                    f"o sorteio sozinho produz.")
+            text = _("This card's effect cannot be told from chance: in {matches} matches with "
+                     "and without it catastrophe differs by {d:+.2f} points ({ci}), which the "
+                     "draw alone produces.").format(matches=self.matches, d=d, ci=ci)
         if not self.precise:
-            text += (f" (Parou no limite de {self.matches} partidas com ±{self.half_width_pp:.2f}"
-                     f" pontos de precisão.)")
+            text += _(" (Stopped at the cap of {matches} matches with ±{half:.2f} points of "
+                      "precision.)").format(matches=self.matches, half=self.half_width_pp)
         return text
 
     def row(self) -> Dict[str, object]:

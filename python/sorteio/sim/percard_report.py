@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import _, current
 from ..wording import Names
 from .percard import DRAW, CardEffect
 from .percard_study import PerCardResult
@@ -39,10 +40,11 @@ def per_card_json(result: PerCardResult) -> dict:
 
 
 def _setup_line(result: PerCardResult) -> str:
-    return (f"{result.cards_total} carta(s), seed {result.seed}, jogador {result.policy}: "
-            f"até ±{result.half_width_pp:g} ponto (IC 95%) por carta, no máximo "
-            f"{result.max_matches} partidas por carta; {result.matches_played} partidas em "
-            f"{result.rounds} rodada(s)")
+    return _("{cards} card(s), seed {seed}, player {policy}: up to ±{half:g} point (95% CI) per "
+             "card, at most {most} matches per card; {played} matches in {rounds} "
+             "round(s)").format(cards=result.cards_total, seed=result.seed, policy=result.policy,
+                                half=result.half_width_pp, most=result.max_matches,
+                                played=result.matches_played, rounds=result.rounds)
 
 
 def print_per_card(result: PerCardResult, elapsed: float, out: Console, kernel: str,
@@ -52,28 +54,31 @@ def print_per_card(result: PerCardResult, elapsed: float, out: Console, kernel: 
     base = result.baseline
     out.print(Text(f"{_setup_line(result)} — {elapsed:.1f} s, {kernel}"), soft_wrap=True)
     if base is None:
-        out.print("nenhuma rodada terminou")
+        out.print(_("no round finished"))
         return
     lo, hi = base.interval
-    out.print(f"baseline (baralho inteiro): catástrofe {100 * base.rate:.2f}% "
-              f"(IC 95% {100 * lo:.2f}–{100 * hi:.2f}%) em {base.tally.matches} partidas")
+    out.print(_("baseline (whole deck): catastrophe {rate:.2f}% (95% CI {low:.2f}–{high:.2f}%) "
+                "in {matches} matches").format(rate=100 * base.rate, low=100 * lo,
+                                               high=100 * hi, matches=base.tally.matches))
     meters = list(effects[0].meters) if effects else []
-    table = Table("#", "carta", "modo", "partidas", "Δ pts", "IC 95%", "q (BH)", "além do acaso?",
-                  "sorteios/partida", *(f"Δ {names.meter(m)}" for m in meters),
-                  title="cartas por efeito na catástrofe (Δ = sem a carta − baseline)")
+    table = Table("#", _("card"), _("mode"), _("matches"), _("Δ pts"), _("95% CI"), "q (BH)",
+                  _("beyond chance?"), _("draws/match"), *(f"Δ {names.meter(m)}" for m in meters),
+                  title=_("cards by effect on catastrophe (Δ = without the card − baseline)"))
+    yes, no = _("yes"), _("no")
     for rank, e in enumerate(effects[:SHOWN], 1):
         d, dlo, dhi = e.diff_pp
-        told = Text("sim", style="red") if e.flagged else Text("não")
+        told = Text(yes, style="red") if e.flagged else Text(no)
         table.add_row(str(rank), Text(e.card_id), Text(names.mode(e.mode)), str(e.matches),
                       f"{d:+.2f}", f"{dlo:+.2f}…{dhi:+.2f}", f"{e.q_value:.3g}", told,
                       f"{e.draws_per_match:.2f}", *(f"{e.meters[m][0]:+.1f}" for m in meters))
     out.print(table)
     if len(effects) > SHOWN:
-        out.print(f"… e mais {len(effects) - SHOWN} carta(s) (todas em --json e --out)")
-    out.print("Δ > 0: a partida piora sem a carta (ela protege); Δ < 0: melhora. 'além do acaso? "
-              "não': o efeito da carta não se distingue do acaso (Benjamini-Hochberg, q > "
-              f"{result.fdr:g}). Medidores: diferença da média final.",
-              soft_wrap=True)
+        out.print(_("… and {n} more card(s) (all in --json and --out)").format(
+            n=len(effects) - SHOWN))
+    out.print(_("Δ > 0: the match goes worse without the card (it protects); Δ < 0: better. "
+                "'beyond chance? no': the card's effect cannot be told from chance "
+                "(Benjamini-Hochberg, q > {fdr:g}). Meters: difference of the final "
+                "mean.").format(fdr=result.fdr), soft_wrap=True)
     out.print(Text(result.summary(), style="bold"), soft_wrap=True)
 
 
@@ -108,8 +113,8 @@ def plot_per_card(effects: List[CardEffect]) -> str:
     ax.set_yticks(ys)
     ax.set_yticklabels([_plain(e.card_id) for e in effects], fontsize=7)
     ax.axvline(0, color="grey", lw=1)
-    ax.set_xlabel("Δ catastrophe rate without the card (points), 95% CI; red: told from chance "
-                  "(BH)")
+    ax.set_xlabel(_("Δ catastrophe rate without the card (points), 95% CI; red: told from "
+                    "chance (BH)"))
     ax.grid(axis="x", alpha=0.3)
     return _png(fig)
 
@@ -118,33 +123,41 @@ def write_per_card_html(result: PerCardResult, path: Path, names: Names) -> None
     esc = html.escape
     effects = result.effects
     base = result.baseline
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>sorteio per card — "
-             f"{esc(result.deck_name)}</title></head><body>",
-             f"<h1>Sorteio: each card of “{esc(result.deck_name)}”</h1>",
-             f"<p>{esc(_setup_line(result))} (kernel {esc(result.kernel)}). Each card's deck "
-             "plays the same seeds as the whole deck, paired match by match, until the 95% "
-             "interval of its Δ reaches the stated half-width or the cap.</p>"]
+    parts = [f"<!doctype html><html lang='{current()}'><head><meta charset='utf-8'><title>"
+             + esc(_("sorteio per card — {deck}").format(deck=result.deck_name))
+             + "</title></head><body>",
+             "<h1>" + esc(_("Sorteio: each card of “{deck}”").format(deck=result.deck_name))
+             + "</h1>",
+             "<p>" + esc(_("{setup} (kernel {kernel}). Each card's deck plays the same seeds as "
+                           "the whole deck, paired match by match, until the 95% interval of "
+                           "its Δ reaches the stated half-width or the cap.").format(
+                               setup=_setup_line(result), kernel=result.kernel)) + "</p>"]
     if result.interrupted:
-        parts.append("<p><b>Interrupted:</b> only the finished rounds are shown.</p>")
+        parts.append("<p>" + esc(_("Interrupted: only the finished rounds are shown.")) + "</p>")
     if base is None:
-        parts.append("<p>No round finished.</p></body></html>")
+        parts.append("<p>" + esc(_("No round finished.")) + "</p></body></html>")
         path.write_text("".join(parts), encoding="utf-8")
         return
     lo, hi = base.interval
-    parts.append(f"<p>Whole deck: catastrophe {100 * base.rate:.2f}% (95% CI {100 * lo:.2f}–"
-                 f"{100 * hi:.2f}) over {base.tally.matches} matches.</p>")
+    parts.append("<p>" + esc(_("Whole deck: catastrophe {rate:.2f}% (95% CI {low:.2f}–{high:.2f})"
+                               " over {matches} matches.").format(
+        rate=100 * base.rate, low=100 * lo, high=100 * hi, matches=base.tally.matches)) + "</p>")
     parts.append(f"<p><b>{esc(result.summary())}</b></p>")
-    parts.append("<p>Δ = rate without the card − rate of the whole deck on the same matches. "
-                 "Positive (the match goes worse without it): the card protects; negative: it "
-                 f"hurts. Red: told from chance — Benjamini-Hochberg over all {len(effects)} "
-                 f"cards keeps the expected share of chance findings among the red ones at "
-                 f"{100 * result.fdr:g}% (q ≤ {result.fdr:g}).</p>")
-    parts.append("<h2>Cards ranked by their effect on the catastrophe rate</h2>")
+    parts.append("<p>" + esc(_(
+        "Δ = rate without the card − rate of the whole deck on the same matches. Positive (the "
+        "match goes worse without it): the card protects; negative: it hurts. Red: told from "
+        "chance — Benjamini-Hochberg over all {cards} cards keeps the expected share of chance "
+        "findings among the red ones at {percent:g}% (q ≤ {fdr:g}).").format(
+            cards=len(effects), percent=100 * result.fdr, fdr=result.fdr)) + "</p>")
+    parts.append("<h2>" + esc(_("Cards ranked by their effect on the catastrophe rate"))
+                 + "</h2>")
     parts.append(f"<img src='data:image/png;base64,{plot_per_card(effects)}'>")
     meters = list(effects[0].meters) if effects else []
-    parts.append("<h2>Table</h2><table border='1' cellspacing='0' cellpadding='3'><tr>")
-    cols = ["#", "card", "mode", "matches", "catastrophe without", "Δ pts", "95% CI", "q (BH)",
-            "verdict", "draws/match", *(f"Δ end {names.meter(m)}" for m in meters)]
+    parts.append("<h2>" + esc(_("Table"))
+                 + "</h2><table border='1' cellspacing='0' cellpadding='3'><tr>")
+    cols = ["#", _("card"), _("mode"), _("matches"), _("catastrophe without"), _("Δ pts"),
+            _("95% CI"), "q (BH)", _("verdict"), _("draws/match"),
+            *(_("Δ end {meter}").format(meter=names.meter(m)) for m in meters)]
     parts.extend(f"<th>{esc(c)}</th>" for c in cols)
     parts.append("</tr>")
     for rank, e in enumerate(effects, 1):

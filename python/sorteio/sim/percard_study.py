@@ -30,6 +30,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..compiled import compile_deck
 from ..deck import Deck
+from ..i18n import _
 from .kernel import POLICIES, Tally
 from .kernels import kernel_name
 from .masks import fast_deck, popcount
@@ -112,20 +113,21 @@ class PerCardResult(NamedTuple):
         return [e for e in self.effects if e.flagged]
 
     def summary(self) -> str:
-        """The answer in one Portuguese sentence."""
+        """The answer in one sentence, in the run's language."""
         k, m = len(self.flagged), len(self.effects)
         imprecise = sum(not e.precise for e in self.effects)
-        text = (f"{k} de {m} cartas mudam a catástrofe além do acaso (Benjamini-Hochberg: no "
-                f"máximo {100 * self.fdr:g}% de falsas descobertas esperadas entre elas); as "
-                f"outras {m - k} não se distinguem do acaso com ±{self.half_width_pp:g} ponto de "
-                f"precisão.")
+        text = _("{k} of {m} cards change catastrophe beyond chance (Benjamini-Hochberg: at "
+                 "most {fdr:g}% false discoveries expected among them); the other {rest} cannot "
+                 "be told from chance at ±{half:g} point of precision.").format(
+                     k=k, m=m, fdr=100 * self.fdr, rest=m - k, half=self.half_width_pp)
         if imprecise:
-            text += (f" {imprecise} carta(s) pararam no limite de {self.max_matches} partidas "
-                     f"antes dessa precisão.")
+            text += _(" {n} card(s) stopped at the cap of {most} matches before that "
+                      "precision.").format(n=imprecise, most=self.max_matches)
         if self.baseline is not None and self.baseline.tally.catastrophes == 0:
-            text += (f" Com o jogador {self.policy} nenhuma partida do baralho inteiro terminou "
-                     f"em catástrofe, então nenhuma carta pode mudá-la: o jogador random (escolhe "
-                     f"ao acaso) é o que põe o baralho à prova.")
+            text += _(" With the {policy} player no match of the whole deck ended in "
+                      "catastrophe, so no card can change it: the random player (who chooses at "
+                      "random) is the one that puts the deck to the test.").format(
+                          policy=self.policy)
         return text
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import SorteioError
+from ..i18n import _, current
 from ..wording import Names
 from .outcomes import CATASTROPHE_TOLERANCE_PP, ScenarioResult, SweepResult
 from .stats import wilson
@@ -75,8 +76,9 @@ class CsvAppender:
             self._good += len(data)
         except OSError as exc:  # e.g. the disk filled up during the sweep
             self._cut_back()
-            raise SorteioError(f"{self.path}: cannot write: {exc.strerror or exc}; the "
-                               f"scenarios written before are kept") from None
+            raise SorteioError(_("{path}: cannot write: {reason}; the scenarios written before "
+                                 "are kept").format(path=self.path,
+                                                    reason=exc.strerror or exc)) from None
 
     def _cut_back(self) -> None:
         if self._fh is None:
@@ -135,7 +137,7 @@ def require_matplotlib() -> None:
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'")
+        raise SorteioError(_("the HTML report needs matplotlib: pip install 'sorteio[report]'"))
 
 
 def _figure(width: float, height: float, **subplots):
@@ -144,8 +146,8 @@ def _figure(width: float, height: float, **subplots):
     try:
         from matplotlib.figure import Figure
     except ImportError:  # pragma: no cover - depends on the environment
-        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'") \
-            from None
+        raise SorteioError(_(
+            "the HTML report needs matplotlib: pip install 'sorteio[report]'")) from None
     import matplotlib
 
     fig = Figure(figsize=(width, height))
@@ -185,8 +187,8 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:  # pragma: no cover - depends on the environment
-        raise SorteioError("the HTML report needs matplotlib: pip install 'sorteio[report]'") \
-            from None
+        raise SorteioError(_(
+            "the HTML report needs matplotlib: pip install 'sorteio[report]'")) from None
     return plt
 
 
@@ -230,24 +232,24 @@ def plot_rates(sweep: SweepResult) -> str:
         pct = [100 * p for p, _, _ in pooled]
         err = [[max(0.0, 100 * (p - lo)) for p, lo, _ in pooled],
                [max(0.0, 100 * (hi - p)) for p, _, hi in pooled]]
-        ax.errorbar(values, pct, yerr=err, fmt="o-", capsize=3, label="all scenarios (pooled)")
+        ax.errorbar(values, pct, yerr=err, fmt="o-", capsize=3, label=_("all scenarios (pooled)"))
         pts = [(v, a) for v, a in zip(values, alone) if a is not None]
         if pts:
             ax.errorbar([v for v, _ in pts], [100 * a[0] for _, a in pts],
                         yerr=[[max(0.0, 100 * (a[0] - a[1])) for _, a in pts],
                               [max(0.0, 100 * (a[2] - a[0])) for _, a in pts]],
-                        fmt="s--", capsize=3, alpha=0.8, label="others at baseline")
+                        fmt="s--", capsize=3, alpha=0.8, label=_("others at baseline"))
         if base is not None:
             b = 100 * base.rate
             ax.axhline(b, color="grey", lw=1)
             ax.axhspan(b - CATASTROPHE_TOLERANCE_PP, b + CATASTROPHE_TOLERANCE_PP, color="grey",
-                       alpha=0.12, label="baseline ± 4 pts (§7)")
+                       alpha=0.12, label=_("baseline ± 4 pts (§7)"))
             # Leave room beyond the band, so its edges show and a point outside it stands out.
             low = min([b - CATASTROPHE_TOLERANCE_PP] + [p - e for p, e in zip(pct, err[0])])
             high = max([b + CATASTROPHE_TOLERANCE_PP] + [p + e for p, e in zip(pct, err[1])])
             ax.set_ylim(max(0.0, low - 2), min(100.0, high + 2))
         ax.set_xlabel(name)
-        ax.set_ylabel("catastrophe rate (%), 95% CI")
+        ax.set_ylabel(_("catastrophe rate (%), 95% CI"))
         ax.set_xticks(values)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
@@ -276,12 +278,12 @@ def plot_mandatory(sweep: SweepResult) -> str:
             ax.scatter([v for v in values for _ in by_value[v]],
                        [y for v in values for y in by_value[v]], s=10, color="C0", alpha=0.5)
             means = [sum(by_value[v]) / len(by_value[v]) for v in values]
-            ax.plot(values, means, "o-", color="C1", label="mean over scenarios")
+            ax.plot(values, means, "o-", color="C1", label=_("mean over scenarios"))
             ax.set_xticks(values)
             ax.set_xlabel(name)
             if base is not None:
-                ax.axhline(base.mandatory_per_turn, color="grey", lw=1, label="baseline")
-        ax.set_ylabel("mandatory slots per turn")
+                ax.axhline(base.mandatory_per_turn, color="grey", lw=1, label=_("baseline"))
+        ax.set_ylabel(_("mandatory slots per turn"))
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
     if names[0] is not None:  # one legend serves every panel (as in plot_rates)
@@ -328,7 +330,7 @@ def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
     fig, axes = _figure(max(8.0, 0.16 * len(cards)), 3.8)
     ax = axes[0][0]
     if not cards:
-        return _empty(fig, ax, "no playable card")
+        return _empty(fig, ax, _("no playable card"))
     fig.set_figheight(3.2 + _label_inches(labels, size))
     _margins(fig, left=0.6, right=0.15, bottom=0.2 + _label_inches(labels, size), top=0.1)
     heights = [freq[c] for c in cards]
@@ -342,7 +344,7 @@ def plot_cards(result: ScenarioResult, names: Optional[Names] = None) -> str:
     for i, label in enumerate(labels):
         ax.text(i, -0.015, label, rotation=90, ha="center", va="top", fontsize=size,
                 transform=under)
-    ax.set_ylabel("draws per match")
+    ax.set_ylabel(_("draws per match"))
     handles = [Rectangle((0, 0), 1, 1, color=palette(i % 20)) for i in range(len(order))]
     ax.legend(handles, [_plain(m) for m in order], fontsize=6, ncol=min(5, len(order)),
               loc="upper right")
@@ -362,20 +364,20 @@ def plot_modes(sweep: SweepResult, names: Optional[Names] = None) -> str:
     fig, axes = _figure(max(6.0, 0.5 * len(modes)), 3.4)
     ax = axes[0][0]
     if not modes:
-        return _empty(fig, ax, "no card")
+        return _empty(fig, ax, _("no card"))
     slant = 0.71 * _label_inches(labels, 8)  # labels at 45 degrees
     fig.set_figheight(2.9 + slant)
     _margins(fig, left=0.6, bottom=0.25 + slant, top=0.1)
     vals = [freq[m] for m in modes]
-    ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label="baseline")
+    ax.bar(range(len(modes)), vals, color="tab:blue", alpha=0.8, label=_("baseline"))
     if len(sweep.scenarios) > 1:
         ax.errorbar(range(len(modes)), vals,
                     yerr=[[max(0.0, v - lo) for v, lo in zip(vals, lows)],
                           [max(0.0, hi - v) for v, hi in zip(vals, highs)]],
-                    fmt="none", ecolor="black", capsize=3, label="range over scenarios")
+                    fmt="none", ecolor="black", capsize=3, label=_("range over scenarios"))
     ax.set_xticks(range(len(modes)))
     ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
-    ax.set_ylabel("draws per match")
+    ax.set_ylabel(_("draws per match"))
     ax.legend(fontsize=7)
     ax.grid(axis="y", alpha=0.3)
     return _svg(fig)
@@ -399,7 +401,7 @@ def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
     width = max(len(meters[:METERS_PER_ROW]), 1)
     fig, axes = _figure(max(6.0, 1.45 * width + 1.0), 2.6 * rows, nrows=rows)
     if not meters:
-        return _empty(fig, axes[0][0], "no meter")
+        return _empty(fig, axes[0][0], _("no meter"))
     _margins(fig, left=0.6, bottom=0.6, top=0.3, hspace=0.45)
     years = [0, 1, 2, 3, 4]
     step = len(years) + 1.5  # a block of years, then a gap
@@ -420,18 +422,18 @@ def plot_trajectories(result: ScenarioResult, initial: Dict[str, int],
             ticks.extend(xs)
             labels.extend(str(y) for y in years)
         ax.axhline(result.scenario.params["limite_medidor"], color="orange", lw=0.8, ls="--",
-                   label="meter limit (§3.3.3)")
+                   label=_("meter limit (§3.3.3)"))
         ax.axhline(result.scenario.params["limite_emergencia"], color="red", lw=0.8, ls="--",
-                   label="emergency limit (§3.3.1)")
+                   label=_("emergency limit (§3.3.1)"))
         ax.set_xlim(-0.5, width * step - 2)
         ax.set_ylim(0, 100)
         ax.set_xticks(ticks)
         ax.set_xticklabels(labels, fontsize=7)
-        ax.set_ylabel("meter (mean ± 1 sd)", fontsize=9)
+        ax.set_ylabel(_("meter (mean ± 1 sd)"), fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     # Below the last row's ticks, on the right: never over a meter's line.
     axes[-1][0].legend(fontsize=7, ncol=2, loc="upper right", bbox_to_anchor=(1.0, -0.1))
-    axes[-1][0].set_xlabel("year closing of each meter (0 = start)", fontsize=9, loc="left")
+    axes[-1][0].set_xlabel(_("year closing of each meter (0 = start)"), fontsize=9, loc="left")
     return _svg(fig)
 
 
@@ -449,48 +451,57 @@ def write_html(sweep: SweepResult, path: Path, initial_meters: Dict[str, int],
     (``Names.of(deck)``) labels meters and modes with the deck's display names."""
     base = sweep.baseline or (sweep.scenarios[0] if sweep.scenarios else None)
     esc = html.escape
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>sorteio sweep — "
-             f"{esc(sweep.deck_name)}</title><style>{_CSS}</style></head><body>",
-             f"<h1>Sorteio: balancing sweep of “{esc(sweep.deck_name)}”</h1>",
-             f"<p>{len(sweep.scenarios)} of {sweep.total_scenarios} scenarios × {sweep.matches} "
-             f"matches, seed {sweep.seed}, player policy <b>{esc(sweep.policy)}</b>. "
-             f"Swept: {esc(', '.join(sweep.names) or 'nothing (baseline only)')}.</p>"]
+    swept = ", ".join(sweep.names) or _("nothing (baseline only)")
+    parts = [f"<!doctype html><html lang='{current()}'><head><meta charset='utf-8'><title>"
+             + esc(_("sorteio sweep — {deck}").format(deck=sweep.deck_name))
+             + f"</title><style>{_CSS}</style></head><body>",
+             "<h1>" + esc(_("Sorteio: balancing sweep of “{deck}”").format(deck=sweep.deck_name))
+             + "</h1>",
+             "<p>" + _("{done} of {total} scenarios × {matches} matches, seed {seed}, player "
+                       "policy <b>{policy}</b>. Swept: {swept}.").format(
+                 done=len(sweep.scenarios), total=sweep.total_scenarios, matches=sweep.matches,
+                 seed=sweep.seed, policy=esc(sweep.policy), swept=esc(swept)) + "</p>"]
     if sweep.interrupted:
-        parts.append("<p><b>Interrupted:</b> only the scenarios finished before the stop are "
-                     "shown.</p>")
+        parts.append("<p>" + _("<b>Interrupted:</b> only the scenarios finished before the stop "
+                               "are shown.") + "</p>")
     if base is None:
-        parts.append("<p>No scenario finished.</p></body></html>")
+        parts.append("<p>" + _("No scenario finished.") + "</p></body></html>")
         path.write_text("".join(parts), encoding="utf-8")
         return
     flagged = [r for r in sweep.scenarios if r.flagged]
     lo, hi = base.interval
-    parts.append(f"<p>Baseline ({esc(base.scenario.label(sweep.names))}): catastrophe "
-                 f"{100 * base.rate:.2f}% (95% CI {100 * lo:.2f}–{100 * hi:.2f}). "
-                 f"<b>{len(flagged)}</b> scenario(s) move it by more than "
-                 f"{CATASTROPHE_TOLERANCE_PP:g} points (GDD 06 §7).</p>")
-    parts.append("<p class='note'>Every scenario plays the same seeds (match <i>i</i> uses "
-                 "engine seed <code>seed × 1,000,000 + i</code>), so differences from the "
-                 "baseline are paired; their 95% interval is the normal interval of the "
-                 "per-match difference. Rate intervals are Wilson score intervals.</p>")
-    parts.append("<h2>Catastrophe rate per parameter value</h2>")
+    parts.append("<p>" + _("Baseline ({label}): catastrophe {rate:.2f}% (95% CI {low:.2f}–"
+                           "{high:.2f}). <b>{flagged}</b> scenario(s) move it by more than "
+                           "{points:g} points (GDD 06 §7).").format(
+        label=esc(base.scenario.label(sweep.names)), rate=100 * base.rate, low=100 * lo,
+        high=100 * hi, flagged=len(flagged), points=CATASTROPHE_TOLERANCE_PP) + "</p>")
+    parts.append("<p class='note'>" + _(
+        "Every scenario plays the same seeds (match <i>i</i> uses engine seed <code>seed × "
+        "1,000,000 + i</code>), so differences from the baseline are paired; their 95% interval "
+        "is the normal interval of the per-match difference. Rate intervals are Wilson score "
+        "intervals.") + "</p>")
+    parts.append("<h2>" + _("Catastrophe rate per parameter value") + "</h2>")
     parts.append(f"<img src='data:image/svg+xml;base64,{plot_rates(sweep)}'>")
-    parts.append("<h2>Mandatory slots per turn</h2>")
-    parts.append("<p class='note'>Cards shown in a mandatory slot (§3.3: emergencies, Furious "
-                 "actors' attacks, meters below the limit) per turn, every scenario a dot.</p>")
+    parts.append("<h2>" + _("Mandatory slots per turn") + "</h2>")
+    parts.append("<p class='note'>" + _(
+        "Cards shown in a mandatory slot (§3.3: emergencies, Furious actors' attacks, meters "
+        "below the limit) per turn, every scenario a dot.") + "</p>")
     parts.append(f"<img src='data:image/svg+xml;base64,{plot_mandatory(sweep)}'>")
-    parts.append("<h2>Draw frequency per card (baseline)</h2>")
+    parts.append("<h2>" + _("Draw frequency per card (baseline)") + "</h2>")
     parts.append(f"<img src='data:image/svg+xml;base64,{plot_cards(base, names)}'>")
     never = base.never_drawn()
-    parts.append(f"<p>Never drawn in the baseline: {esc(', '.join(never)) or 'none'}.</p>")
-    parts.append("<h2>Draw frequency per mode</h2>")
+    parts.append("<p>" + _("Never drawn in the baseline: {cards}.").format(
+        cards=esc(", ".join(never)) or _("none")) + "</p>")
+    parts.append("<h2>" + _("Draw frequency per mode") + "</h2>")
     parts.append(f"<img src='data:image/svg+xml;base64,{plot_modes(sweep, names)}'>")
-    parts.append("<h2>Meters by year (baseline)</h2>")
-    parts.append("<p class='note'>Closing values of the matches that reached each closing "
-                 "(a catastrophe ends a match early). Dashed: the meter limit (§3.3.3) and the "
-                 "emergency limit (§3.3.1).</p>")
+    parts.append("<h2>" + _("Meters by year (baseline)") + "</h2>")
+    parts.append("<p class='note'>" + _(
+        "Closing values of the matches that reached each closing (a catastrophe ends a match "
+        "early). Dashed: the meter limit (§3.3.3) and the emergency limit (§3.3.1).") + "</p>")
     trajectories = plot_trajectories(base, initial_meters, names)
     parts.append(f"<img src='data:image/svg+xml;base64,{trajectories}'>")
-    parts.append("<h2>Scenarios</h2><table><tr>")
+    # The columns are sweep.csv's (fixed names, in both languages: what tools read back).
+    parts.append("<h2>" + _("Scenarios") + "</h2><table><tr>")
     cols = ["scenario", *sweep.names, "catastrophe_pct", "catastrophe_ci95_low_pct",
             "catastrophe_ci95_high_pct", "diff_vs_baseline_pp", "diff_ci95_low_pp",
             "diff_ci95_high_pp", "mandatory_per_turn", "short_turn_pct", "cards_per_match",
