@@ -806,7 +806,7 @@ def test_a_scratch_demo_carries_no_import_cache_of_the_checkout(tmp_path):
     shutil.copytree(DEMO, source, symlinks=True)
     (source / "decks" / "padrao.json.import").write_text(
         '[remap]\npath="res://.import/padrao.json-stale.res"\n', encoding="utf-8")
-    (source / ".import").mkdir()
+    (source / ".import").mkdir(exist_ok=True)  # the checkout may have one
     (source / ".import" / "padrao.json-stale.md5").write_text("stale", encoding="utf-8")
     game = scratch_demo(tmp_path / "game", source)
     assert not [p for p in game.rglob("*") if p.name.endswith(".import")]
