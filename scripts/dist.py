@@ -130,6 +130,11 @@ GDExtension with the rules already installed in its own Python
      `addons/godot-python-extension/`; open the project in the editor once (it lists the
      extension in `.godot/extension_list.cfg`). Exported games carry it (Godot's own Export:
      the addon's export plugin adds the runtime) and need no Python on the player's machine.
+     The game and the Sorteio panel need nothing more; the editor's deck importer (which
+     validates a `.sorteio.json` when it is imported) still runs a Python of its own, as the
+     socket route below installs it: without one, an import says "could not validate" and
+     marks the deck invalid (the game still plays it); after installing, select the deck in
+     the FileSystem dock and use *Reimport*.
    - **socket** (Windows and macOS today, or any platform): a Python 3.8 or newer with the
      rules, installed as step 3 of "Install" in `addons/sorteio/README.md` says
      ([Install](addons/sorteio/README.md#install): `.venv/bin/python
