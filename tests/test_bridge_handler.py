@@ -186,6 +186,22 @@ def test_engine_refusals_become_rule_errors():
     ok(handler, "choose", option=1.0)  # Godot's JSON may send whole floats
 
 
+def test_end_match_drops_the_match_as_before_any_match():
+    """The node's abandon_match() (issue 14): the abandoned match is gone in Python too, so save
+    and draw answer no_match instead of continuing it; a new match starts as usual."""
+    handler = RequestHandler()
+    assert ok(handler, "end_match") == {"ended": False}  # nothing to drop: still fine
+    ok(handler, "new_match", deck="curto", seed=3)
+    ok(handler, "start_turn")
+    ok(handler, "draw")  # a card awaits a choice
+    assert ok(handler, "end_match") == {"ended": True}
+    for method in ("save", "draw", "start_turn", "state"):
+        assert call(handler, method)["error"]["code"] == protocol.NO_MATCH, method
+    assert call(handler, "choose", option=0)["error"]["code"] == protocol.NO_MATCH
+    assert ok(handler, "new_match", deck="curto", seed=3)["snapshot"]["year"] == 1
+    assert "end_match" in handler.methods
+
+
 def test_bad_saved_state_is_refused_and_the_match_kept():
     handler = RequestHandler()
     ok(handler, "new_match", seed=1)

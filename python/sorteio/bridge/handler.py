@@ -15,6 +15,8 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``choose`` [``option``: index into ``card.opcoes``]
   -> ``{"choice": Choice, "ending", "snapshot"}``
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
+- ``end_match`` -> ``{"ended": bool}`` (no snapshot): drops the match in play, if any (the node's
+  ``abandon_match()``); then the match methods answer ``no_match`` again
 - ``load`` [``state``: a dict from save] -> same as ``state``, plus ``deck_update``: what
   adapting a save of another version of the deck changed, one sentence each (``[]`` when the
   save was made with this deck; README "Determinism and saved matches")
@@ -258,6 +260,7 @@ class RequestHandler:
             "save": self._save,
             "load": self._load,
             "state": self._state,
+            "end_match": self._end_match,
         }
         # Methods whose slow part runs off the socket server's event loop: name -> (work, finish).
         # ``work(params)`` may take long and must not touch ``self``; ``finish(work's value)``
@@ -555,3 +558,11 @@ class RequestHandler:
 
     def _state(self, params: Dict[str, Any]) -> Dict[str, Any]:
         return describe(self.deck, self.deck_source, self._engine(), self.seed)
+
+    def _end_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        # A game's restart (abandon_match): forget the match, so save/draw answer no_match as
+        # before any match instead of continuing the abandoned one. Idempotent.
+        ended = self.engine is not None
+        self.deck, self.deck_source, self.engine, self.seed = None, None, None, None
+        self.names = Names({}, {}, {}, {})
+        return {"ended": ended}
