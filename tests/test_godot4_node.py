@@ -104,6 +104,8 @@ def test_the_api_over_the_socket_bridge(game, tmp_path):
         "a save between turns continues with the same next year and card",
         "start_match mid-match is refused before anything else",
         "abandon_match clears the match",
+        "Python forgot the abandoned match, save_state() is {} (no_match)",
+        "advance() after abandon_match gives no_match, as before any match",
         "it is read and saved as the res:// path",
         "a SorteioDeck made in code starts a match",
         "the deck copy given to Python is removed at once",

@@ -306,12 +306,20 @@ func start_match(new_seed: int = -1, deck: Variant = "") -> bool:
 	return started
 
 
-## Drops the match in play on the game's side (a restart): [member phase] becomes
-## [constant PHASE_NONE] and [method start_match] is allowed again. Nothing is asked of Python;
-## the next match replaces it there.
+## Drops the match in play (a restart): [member phase] becomes [constant PHASE_NONE] at once
+## and [method start_match] is allowed again; Python forgets it too (in the call's turn: await
+## it to be sure), so [method save_state] and [method advance] answer
+## [constant CODE_NO_MATCH] as before any match.
 func abandon_match() -> void:
 	_clear_match()
 	phase = PHASE_NONE
+	var ticket: int = await _line.take()
+	# A bridge that is down or still starting holds no match: nothing to ask.
+	if _bridge != null and _bridge.is_ready():
+		await _request("end_match", {})
+		_clear_match()  # a reply of a call made before this one may have set it again
+		phase = PHASE_NONE
+	_line.leave(ticket)
 
 
 ## Opens the next year (turn); [signal turn_started] lists its mandatory cards.

@@ -208,6 +208,20 @@ func _abandon_match() -> void:
 		sorteio.phase == SorteioNode.PHASE_NONE and sorteio.current_card == null,
 		"abandon_match clears the match"
 	)
+	# Not awaited above: the calls below wait in line behind its end_match.
+	check(
+		(
+			(await sorteio.save_state()).is_empty()
+			and sorteio.last_error_code == SorteioNode.CODE_NO_MATCH
+		),
+		"Python forgot the abandoned match, save_state() is {} (no_match)",
+		sorteio.last_error
+	)
+	check(
+		await sorteio.advance() == null and sorteio.last_error_code == SorteioNode.CODE_NO_MATCH,
+		"advance() after abandon_match gives no_match, as before any match",
+		sorteio.last_error
+	)
 	check(
 		(
 			not await sorteio.start_match(-5)

@@ -16,7 +16,8 @@ extends SorteioBridge
 ## var card: SorteioCard = await Sorteio.advance()
 ## [/codeblock]
 ## Or script replies in code with [method add_reply] ([code]result[/code] in the protocol's
-## shape, docs/protocol.md). [code]ping[/code] is always answered and never consumes the script.
+## shape, docs/protocol.md). [code]ping[/code] is always answered and never consumes the script;
+## nor does [code]end_match[/code] ([method SorteioNode.abandon_match]) unless the script has it next.
 ## The file format is [code]{"format": "sorteio-recording/1", "exchanges": [{"method",
 ## "params", "reply"}, ...]}[/code]; [code]params[/code] hold what a replay checks (the
 ## [code]option[/code] of [code]choose[/code]; paths are left out).
@@ -99,6 +100,9 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return error_reply("bridge_down", "the scripted bridge is closed")
 	if method == "ping":
 		return {"ok": true, "result": {"pong": true, "protocol": 1}}
+	if method == "end_match" and (exchanges.is_empty() or exchanges[0].get("method") != method):
+		# abandon_match(): answered like ping, so recordings made before 0.2.0 sent it replay.
+		return {"ok": true, "result": {"ended": true}}
 	if exchanges.is_empty():
 		return error_reply(
 			"script_mismatch",
