@@ -149,12 +149,15 @@ def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp
         "draw before a match gives no_match",
         "a missing deck gives deck_error naming it",
         "a broken deck gives Python's deck_error naming the file",
+        "it names the res path the game gave, not the OS path",
+        "load_state's deck_error names the res path too",
+        "a deck read from a temporary copy is named as the game gave it",
         "it says bridge_down and start_bridge()",
         "a bad interpreter gives bridge_down naming it",
         "calls then say bridge_down",
     )
     warnings = [line for line in run.log.splitlines() if line.startswith("WARNING:")]
-    assert len(warnings) == 7, warnings
+    assert len(warnings) == 9, warnings
     assert not any("bridge_down" in line for line in warnings), "print_warnings off still printed"
 
 

@@ -203,6 +203,8 @@ var _ending_announced: bool = false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file never holds this machine's absolute path.
 var _deck_given: String = ""
+# [Python's path of the deck, the game's name for it] for the next request's error message.
+var _deck_names: Array = []
 var _mode_names: Dictionary = {}
 var _line: _CALL_LINE = _CALL_LINE.new()
 var _decks: _DECK_FILES = null
@@ -458,6 +460,7 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	var params: Dictionary = {"deck": source[1]}
 	if chosen >= 0:
 		params["seed"] = chosen
+	_deck_names = [source[1], source[0]]
 	var result: Variant = await _request("new_match", params)
 	_decks.remove_temporary_files()
 	if result == null:
@@ -573,6 +576,7 @@ func _load_state(state: Variant) -> bool:
 		if python_deck == null and given != "":
 			return false
 		sent["deck"] = python_deck
+		_deck_names = [python_deck, given]
 	var result: Variant = await _request("load", {"state": sent})
 	_decks.remove_temporary_files()
 	if result == null:
@@ -682,6 +686,8 @@ func _bridge_up() -> bool:
 
 func _request(method: String, params: Dictionary) -> Variant:
 	# The result Dictionary (numbers made ints), or null after error_occurred.
+	var deck_names: Array = _deck_names
+	_deck_names = []
 	if not await _bridge_up():
 		return null
 	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
@@ -695,6 +701,8 @@ func _request(method: String, params: Dictionary) -> Variant:
 	var error: Dictionary = reply.get("error", {})
 	var code: String = str(error.get("code", "unknown"))
 	var message: String = str(error.get("message", "unknown error"))
+	if not deck_names.is_empty():
+		message = _DECK_FILES.named_as_given(message, deck_names[0], deck_names[1])
 	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
 		_failure_handled = true
 		bridge_error = message

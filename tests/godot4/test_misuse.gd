@@ -57,7 +57,39 @@ func scenario() -> void:
 		"a broken deck gives Python's deck_error naming the file",
 		_last()
 	)
+	check(
+		_last().contains("res://decks/broken.json") and not _last().contains("/project/"),
+		"it names the res path the game gave, not the OS path",
+		_last()
+	)
 	check(await sorteio.start_match(1, "curto"), "a built-in deck by name", _last())
+	var saved: Dictionary = await sorteio.save_state()
+	sorteio.abandon_match()
+	saved["deck"] = "decks/broken.json"
+	check(
+		(
+			not await sorteio.load_state(saved)
+			and _last_code() == "deck_error"
+			and _last().contains("res://decks/broken.json")
+			and not _last().contains("/project/")
+		),
+		"load_state's deck_error names the res path too",
+		_last()
+	)
+	# A deck Python reads from a user:// copy (as in an export, where res:// is inside the pack).
+	var packed: SorteioDeck = SorteioDeck.new()
+	packed.json_text = FileAccess.get_file_as_string("res://decks/broken.json")
+	packed.take_over_path("res://decks/packed/broken.json")
+	check(
+		(
+			not await sorteio.start_match(1, packed)
+			and _last_code() == "deck_error"
+			and _last().contains("res://decks/packed/broken.json")
+			and not _last().contains("sorteio_deck_")
+		),
+		"a deck read from a temporary copy is named as the game gave it",
+		_last()
+	)
 
 	var quiet: SorteioNode = SorteioNode.new()
 	quiet.autostart_bridge = false

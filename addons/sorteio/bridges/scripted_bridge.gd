@@ -17,7 +17,7 @@ extends SorteioBridge
 ## [/codeblock]
 ## Or script replies in code with [method add_reply] ([code]result[/code] in the protocol's
 ## shape, docs/protocol.md). [code]ping[/code] is always answered and never consumes the script;
-## nor does [code]end_match[/code] ([method SorteioNode.abandon_match]) unless the script has it next.
+## nor does [code]end_match[/code] ([method SorteioNode.abandon_match]) unless it is next.
 ## The file format is [code]{"format": "sorteio-recording/1", "exchanges": [{"method",
 ## "params", "reply"}, ...]}[/code]; [code]params[/code] hold what a replay checks (the
 ## [code]option[/code] of [code]choose[/code]; paths are left out).

@@ -88,6 +88,17 @@ func for_python(path: String) -> Variant:
 	return null
 
 
+## [param message] (Python's, naming the deck file it read at [param python_path]) naming it
+## as the game gave it, [param given] ("res://decks/meu.json"): a user:// copy is gone by then,
+## and an OS path is not what the programmer wrote. Python spells the path its OS's way ("\\"
+## on Windows). Unchanged when there is nothing to map.
+static func named_as_given(message: String, python_path: Variant, given: String) -> String:
+	if not python_path is String or python_path == "" or given == "" or python_path == given:
+		return message
+	var path: String = python_path
+	return message.replace(path, given).replace(path.replace("/", "\\"), given)
+
+
 ## Removes the user:// copies made for Python (it has read them once a request returned).
 func remove_temporary_files() -> void:
 	for path: String in _temporary_files:
