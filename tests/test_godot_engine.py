@@ -474,6 +474,11 @@ def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, br
         "with print_warnings off...",
         "...error_occurred is still emitted",
         "a built-in deck name is still a name",
+        "after abandon_match save_state() is {} (no_match)",
+        "...and advance() says no_match",
+        "...its deck_error names the path the game gave",
+        "...and so does load_state's",
+        "a deck read from a temporary copy is named as the game gave it",
     ]
     # print_warnings = false silences the node's push_warning for that refusal only.
     assert "sorteio: seed must be -1 (any) or 0 to 2147483647, not -9" not in log

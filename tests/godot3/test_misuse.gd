@@ -29,6 +29,7 @@ func _run() -> void:
 	_test_load_state_of_a_corrupt_save()
 	_test_negative_seed()
 	_test_relative_deck_path()
+	_test_abandon_match_and_deck_names()
 	yield(_test_second_node(), "completed")
 	if sorteio.bridge_kind == "socket":
 		yield(_test_python_mode_without_pythonscript(), "completed")
@@ -82,6 +83,71 @@ func _test_relative_deck_path() -> void:
 		"a built-in deck name is still a name",
 		t.errors
 	)
+
+
+func _test_abandon_match_and_deck_names() -> void:
+	# abandon_match() drops the match in Python too: save_state() and advance() then say
+	# no_match as before any match, not continue the abandoned one (QA, issue 14).
+	sorteio.abandon_match()
+	t.check(sorteio.start_match(3, "curto") and sorteio.advance() != null, "a match to abandon")
+	sorteio.abandon_match()
+	t.errors.clear()
+	var saved: Dictionary = sorteio.save_state()
+	t.check(
+		saved.empty() and t.one_error("no_match"),
+		"after abandon_match save_state() is {} (no_match)",
+		[saved.keys(), t.errors]
+	)
+	t.errors.clear()
+	t.check(
+		sorteio.advance() == null and t.one_error("no_match"),
+		"...and advance() says no_match",
+		t.errors
+	)
+	# Python's deck errors name the deck as the game gave it, not its OS path or a temporary
+	# user:// copy (an export's res:// deck, a SorteioDeck's text).
+	var broken := File.new()
+	broken.open("user://broken.json", File.WRITE)
+	broken.store_string('{"nome": "x", "cartas": [\n')
+	broken.close()
+	t.errors.clear()
+	t.check(not sorteio.start_match(1, "user://broken.json"), "a broken deck is refused")
+	t.check(
+		t.one_error("deck_error") and t.errors[0][0].begins_with("user://broken.json"),
+		"...its deck_error names the path the game gave",
+		t.errors
+	)
+	sorteio.start_match(3, "curto")
+	saved = sorteio.save_state()
+	sorteio.abandon_match()
+	saved["deck"] = "user://broken.json"
+	t.errors.clear()
+	t.check(
+		(
+			not sorteio.load_state(saved)
+			and t.one_error("deck_error")
+			and t.errors[0][0].begins_with("user://broken.json")
+		),
+		"...and so does load_state's",
+		t.errors
+	)
+	var packed: Resource = SorteioDeck.new()
+	packed.json_text = '{"nome": "x", "cartas": [\n'
+	packed.take_over_path("res://decks/packed/broken.json")
+	sorteio.deck_resource = packed
+	t.errors.clear()
+	t.check(
+		(
+			not sorteio.start_match(1)
+			and t.one_error("deck_error")
+			and t.errors[0][0].begins_with("res://decks/packed/broken.json")
+		),
+		"a deck read from a temporary copy is named as the game gave it",
+		t.errors
+	)
+	sorteio.deck_resource = null
+	Directory.new().remove("user://broken.json")
+	t.errors.clear()
 
 
 func _test_negative_seed() -> void:

@@ -186,6 +186,8 @@ var _autostart_pending := false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file does not hold this machine's absolute path.
 var _deck_given := ""
+# [Python's path of the deck, the game's name for it] for the next request's error message.
+var _deck_names := []
 var _temporary_files := []
 var _announced := false
 var _ending_announced := false
@@ -347,6 +349,7 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 		params["seed"] = chosen
 	var dropped := is_match_in_play()
 	var was := "year %d, phase '%s'" % [year, phase]
+	_deck_names = [params["deck"], given]
 	var result = _call("new_match", params)
 	if result == null:
 		return false
@@ -369,10 +372,13 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 
 
 func abandon_match() -> void:
-	# Drop the match in play on the game's side (a restart): phase becomes PHASE_NONE and
-	# start_match() is quiet again. Nothing is asked of Python; the next match replaces it there.
+	# Drop the match in play (a restart): phase becomes PHASE_NONE and start_match() is quiet
+	# again. Python forgets it too (end_match), so save_state() and advance() say no_match, as
+	# before any match; a bridge that is down or not up yet holds none.
 	_clear_match()
 	phase = PHASE_NONE
+	if _bridge != null and _bridge.is_ready():
+		_call("end_match", {})
 
 
 func start_turn() -> bool:
@@ -520,6 +526,7 @@ func load_state(state) -> bool:
 		if not _bridge_up():  # before any deck copy, as in start_match
 			return false
 		sent["deck"] = _deck_for_python(given)
+		_deck_names = [sent["deck"], given]
 	var result = _call("load", {"state": sent})
 	if result == null:
 		return false
@@ -661,6 +668,8 @@ func _announce() -> void:
 
 func _call(method: String, params: Dictionary):
 	# The result Dictionary, or null after emitting error_occurred.
+	var deck_names := _deck_names
+	_deck_names = []
 	if not _bridge_up():
 		return null
 	var reply: Dictionary = _bridge.request(method, params)
@@ -681,7 +690,10 @@ func _call(method: String, params: Dictionary):
 	if reply.get("ok", false):
 		return reply["result"]
 	var error: Dictionary = reply.get("error", {})
-	_report(str(error.get("message", "unknown error")), str(error.get("code", "unknown")))
+	var message := str(error.get("message", "unknown error"))
+	if not deck_names.empty():
+		message = _named_as_given(message, deck_names[0], deck_names[1])
+	_report(message, str(error.get("code", "unknown")))
 	if failed:
 		_lose_match_if_in_play(bridge_error)
 	return null
@@ -849,6 +861,15 @@ func _deck_for_python(path: String):
 	var text := source.get_as_text()
 	source.close()
 	return _deck_copy(text, path.get_file())
+
+
+static func _named_as_given(message: String, python_path, given: String) -> String:
+	# Python's message naming the deck as the game gave it ("res://decks/meu.json"): a user://
+	# copy is gone by then, and an OS path is not what the programmer wrote. Python spells the
+	# path its OS's way ("\\" on Windows).
+	if typeof(python_path) != TYPE_STRING or python_path in ["", given] or given == "":
+		return message
+	return message.replace(python_path, given).replace(python_path.replace("/", "\\"), given)
 
 
 func _deck_resource_for_python(resource: Resource):

@@ -15,7 +15,8 @@ extends Reference
 #   Sorteio.start_match(42)
 #   var card = Sorteio.advance()
 # Or script replies in code with add_reply() (result in the protocol's shape, docs/protocol.md).
-# "ping" is always answered and never consumes the script. The file format is
+# "ping" is always answered and never consumes the script; nor is "end_match" (abandon_match())
+# unless it is next. The file format is
 # {"format": "sorteio-recording/1", "exchanges": [{"method", "params", "reply"}, ...]}; params
 # hold what a replay checks (the option of choose; paths are left out). Godot 4's scripted
 # bridge reads the same files.
@@ -102,6 +103,9 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return _error_reply("bridge_down", "the scripted bridge is closed")
 	if method == "ping":
 		return {"ok": true, "result": {"pong": true, "protocol": 1}}
+	if method == "end_match" and (exchanges.empty() or exchanges[0].get("method") != method):
+		# abandon_match(): answered like ping, so recordings made before 0.2.0 sent it replay.
+		return {"ok": true, "result": {"ended": true}}
 	if exchanges.empty():
 		return _error_reply(
 			CODE_MISMATCH,
