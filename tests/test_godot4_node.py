@@ -126,6 +126,8 @@ def test_match_lost_when_the_server_dies(game, tmp_path):
         "after reconnecting the match is still said lost",
         "and the match continues with its pending card",
         "stop_bridge() mid-match loses it, said at once",
+        "abandon_match() then stop_bridge() at once is quiet",
+        "the next call is not stuck behind it",
     )
     pids = [int(pid) for pid in run.lines("SERVER_PID ")]
     assert len(pids) == 2 and pids[0] != pids[1]

@@ -690,10 +690,15 @@ func _request(method: String, params: Dictionary) -> Variant:
 	_deck_names = []
 	if not await _bridge_up():
 		return null
+	# Held here: stop_bridge() during the wait would free the bridge under its coroutine, which
+	# then never resumed, and this call never left the line (every later call waited forever).
+	var bridge: SorteioBridge = _bridge
 	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
 	@warning_ignore("redundant_await")
 	# Whole numbers come as ints: each bridge converts its reply once (SorteioBridge.request).
-	var reply: Dictionary = await _bridge.request(method, params)
+	var reply: Dictionary = await bridge.request(method, params)
+	if _bridge == null:
+		return null  # stop_bridge() while it waited (an abandon_match() not awaited): no report
 	if record_path != "":
 		_recorder.record(record_path, method, params, reply)
 	if reply.get("ok", false):

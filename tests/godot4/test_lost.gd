@@ -66,3 +66,26 @@ func scenario() -> void:
 	)
 	sorteio.abandon_match()
 	check(sorteio.phase == SorteioNode.PHASE_NONE, "a lost match can be abandoned")
+	check(sorteio.start_bridge(), "start_bridge() once more")
+	await wait_for(sorteio.bridge_ready, 20.0)
+	check(await sorteio.start_match(4), "a match to abandon", sorteio.last_error)
+	codes.clear()
+	# A quit to the menu: abandon_match() not awaited, the bridge stopped while its end_match
+	# waits for the reply (the server paused, so the reply cannot come first).
+	var server: int = sorteio.bridge_process_id()
+	OS.execute("kill", ["-STOP", str(server)])
+	sorteio.abandon_match()
+	await process_frame
+	OS.execute("kill", ["-CONT", str(server)])
+	sorteio.stop_bridge()
+	for _frame: int in 10:
+		await process_frame
+	check(
+		sorteio.phase == SorteioNode.PHASE_NONE and codes.is_empty(),
+		"abandon_match() then stop_bridge() at once is quiet",
+		str(codes)
+	)
+	check(sorteio.start_bridge(), "and the bridge starts again")
+	await wait_for(sorteio.bridge_ready, 20.0)
+	check(await sorteio.start_match(5), "the next call is not stuck behind it", sorteio.last_error)
+	sorteio.stop_bridge()

@@ -285,6 +285,9 @@ func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 	var data: PackedByteArray = []
 	var spin_until: int = Time.get_ticks_usec() + SPIN_USEC
 	while data.size() < count:
+		if _peer == null:  # close() while this call waited (stop_bridge() after an unawaited call)
+			_fail("the sorteio server closed the connection")
+			return data
 		_peer.poll()
 		if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 			_fail("the sorteio server closed the connection")
