@@ -110,8 +110,13 @@ static func request_now(method: String, params: Dictionary) -> Dictionary:
 			"bridge_down",
 			(
 				(
-					"the Python '%s' could not answer (exit code %d%s); install sorteio in a Python 3.8 or "
-					+ "later and point SORTEIO_PYTHON or the project setting sorteio/python at it"
+					SorteioI18n
+					. t(
+						(
+							"o Python '%s' não respondeu (código de saída %d%s); instale sorteio num Python "
+							+ "3.8 ou mais novo e aponte SORTEIO_PYTHON ou a configuração sorteio/python para ele"
+						)
+					)
 				)
 				% [python, code, ": " + said if said != "" else ""]
 			)
