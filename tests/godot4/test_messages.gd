@@ -19,20 +19,23 @@ func scenario() -> void:
 		"choose_side with no match says start_match(), not advance()",
 		_last()
 	)
-	check(not _last().contains("advance() first"), "and not advance() first", _last())
+	check(not _last().contains("advance() primeiro"), "and not advance() first", _last())
 	check(
-		not await node.load_state({}) and _said("bad_request", "empty Dictionary"),
+		not await node.load_state({}) and _said("bad_request", "Dictionary vazio"),
 		"load_state({}) says the Dictionary is empty, not that it must be a dict",
 		_last()
 	)
 	check(_last().contains("save_state()"), "and to pass what save_state() returned", _last())
 	check(
-		not await node.load_state({"engine": {}}) and _said("bad_request", "no format"),
+		not await node.load_state({"engine": {}}) and _said("bad_request", "sem format"),
 		"a Dictionary without format is not a save, said before Python says 'format None'",
 		_last()
 	)
 	check(
-		not await node.load_state({"cartas": [], "medidores": []}) and _said("bad_request", "deck"),
+		(
+			not await node.load_state({"cartas": [], "medidores": []})
+			and _said("bad_request", "baralho")
+		),
 		"a deck given to load_state is named a deck",
 		_last()
 	)
