@@ -22,10 +22,9 @@ func _init(link: Link, action: String) -> void:
 
 
 ## Runs a job of [param params] ([code]simulate_start[/code]'s). [param on_start] gets the
-## start's reply first (ok or not); [param on_progress] each step's data ({done, total, ...},
-## first {done: 0, total}); [param on_result] the finished result, after it is stored in
-## [member Link.results] and before [signal Link.action_finished] says so. A failure or a stop
-## ends it without a result.
+## start's reply first (ok or not); [param on_progress] each step's data ({done, total, ...});
+## [param on_result] the finished result, after it is stored in [member Link.results] and
+## before [signal Link.action_finished] says so. A failure or a stop ends it without a result.
 func run(
 	params: Dictionary, on_start: Callable, on_progress: Callable, on_result: Callable
 ) -> void:
@@ -34,7 +33,6 @@ func run(
 	if not _link.answer(_action, reply, false):
 		return
 	_id = int(reply["result"]["job"])
-	on_progress.call({"done": 0, "total": reply["result"]["total"]})
 	while _id > 0:
 		var step := await _link.request("simulate_step", {"job": _id, "budget_ms": STEP_BUDGET_MS})
 		if _id < 0:
