@@ -49,12 +49,12 @@ func scenario() -> void:
 	node.use_bridge(scripted)
 	check(await node.start_match(1), "a scripted match starts", _last())
 	check(
-		not await node.choose_side(SIDE_LEFT) and _said("rule_error", "advance() first"),
+		not await node.choose_side(SIDE_LEFT) and _said("rule_error", "advance() primeiro"),
 		"choose_side between cards says advance() first",
 		_last()
 	)
 	check(
-		await node.draw_next_card() == null and _said("script_mismatch", "record the match again"),
+		await node.draw_next_card() == null and _said("script_mismatch", "grave a partida de novo"),
 		"script_mismatch says what to do",
 		_last()
 	)
