@@ -31,6 +31,10 @@ ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', r
 # The button the panel shows first, as each language writes it (not read from the catalogs).
 VALIDATE = {"pt_BR": "Validar", "en": "Validate"}
 CARDS = {"pt_BR": ("Cartas", "título"), "en": ("Cards", "title")}
+# The start of a message the node makes in GDScript (choose_side before any match), and of the
+# scripted bridge's advice after a script_mismatch.
+MISUSE = {"pt_BR": "nenhuma carta espera escolha", "en": "no card awaits a choice"}
+DRIFTED = {"pt_BR": ": as chamadas do jogo", "en": ": the game's calls"}
 
 
 def catalog(language: str, folder: Path = I18N) -> dict:
@@ -99,11 +103,13 @@ def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang,
     home = tmp_path / "home"
     run = run_script(project, "test_i18n.gd", f"--lang={expected}",
                      f"--validate={VALIDATE[expected]}", f"--cards={CARDS[expected][0]}",
-                     f"--title={CARDS[expected][1]}", f"--no-match={no_match}", home=home,
+                     f"--title={CARDS[expected][1]}", f"--no-match={no_match}",
+                     f"--misuse={MISUSE[expected]}", f"--drifted={DRIFTED[expected]}", home=home,
                      env=godot_env(home, SORTEIO_LANG=env_lang))
     run.passed("the run's language", "the protocol's lang",
                "the addon's own string in the language", "the card table in the language",
-               "Python's message in the language")
+               "Python's message in the language", "the node's own message in the language",
+               "the scripted bridge's advice in the language")
 
 
 @pytest.fixture(scope="module")
