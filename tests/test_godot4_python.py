@@ -191,4 +191,4 @@ def test_auto_falling_back_to_a_failing_socket_names_the_missing_pyextension(tmp
     assert "/nonexistent/python3" in error  # the socket bridge's own failure first
     assert "bridge_mode auto usou a ponte por socket" in error, error
     assert "falta res://sorteio.pyextension" in error, error
-    assert "copy addons/sorteio/python/sorteio.pyextension" in error, error
+    assert "copie addons/sorteio/python/sorteio.pyextension" in error, error
