@@ -175,6 +175,23 @@ def main() -> None:
     figures["padrao_random_keyed"] = {"standard": round(std), "keyed": round(key)}
     print(f"  random, compiled: standard draw {std:,.0f} | keyed draw (per-card study) "
           f"{key:,.0f} | {key / std:.2f}x")
+    # The k-th set bit with BMI2's pdep against the portable select (set_portable), alternating.
+    fast = port = 0.0
+    for _ in range(3):
+        fast = max(fast, cpu_rate(ckernel.play_matches, padrao, "random", int(60000 * scale), 1))
+        old = ckernel.set_portable(True)
+        try:
+            port = max(port, cpu_rate(ckernel.play_matches, padrao, "random",
+                                      int(60000 * scale), 1))
+        finally:
+            ckernel.set_portable(old)
+    from sorteio.sim import _ckernel  # type: ignore[attr-defined]
+
+    uses = "pdep" if _ckernel.uses_pdep() else "portable (pdep absent or slow on this CPU)"
+    figures["padrao_random_select"] = {"default": round(fast), "portable": round(port),
+                                       "default_is": uses}
+    print(f"  random, compiled: default select ({uses}) {fast:,.0f} | portable select "
+          f"{port:,.0f} | {fast / port:.2f}x")
     parts, total = breakdown(padrao, int(100000 * scale))
     print(f"  compiled, random player, per match ({total:.2f} µs, CPU): "
           + ", ".join(f"{name} {us:.2f} µs ({100 * us / total:.0f}%)"

@@ -7,7 +7,11 @@ in-process bridge on Linux x86-64, the Python GDExtension with sorteio installed
 Python (``addons/godot-python-extension/``, from ``scripts/gdextension.sh``) and the
 ``sorteio.pyextension`` file the extension reads at the project root;
 ``sorteio-<version>-godot3.zip`` the Godot 3 addon (``godot3/addons/sorteio/``). Both carry the
-same wheels and the same ``install.py`` for the socket bridge's Python.
+same wheels and the same ``install.py`` for the socket bridge's Python, and the same frozen socket
+server for the platform this runs on (``addons/sorteio/frozen/<os>-<arch>/``: ``sorteio-serve``,
+``sorteio-serve-lib/``, ``licenses/``; scripts/export/build_demo.py's cached freeze), where each
+addon's export plugin takes it from: a game exported with the socket bridge then needs no
+checkout and no Python (issue 14, "Export any project, in one step").
 
 Builds the ``sorteio`` wheels (``pip wheel``: the pure one, and one with the compiled kernel for
 this Python on this platform, repaired and tagged manylinux by ``auditwheel``), then
@@ -32,8 +36,11 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts" / "export"))
+import build_demo  # noqa: E402 (scripts/export/build_demo.py: the cached frozen server)
+
 ADDONS = {"godot4": ROOT / "addons" / "sorteio", "godot3": ROOT / "godot3" / "addons" / "sorteio"}
-SKIP = {"__pycache__", ".import", "wheel"}  # folders left out
+SKIP = {"__pycache__", ".import", "wheel", "frozen"}  # folders left out (frozen: added whole)
 # Bytecode, Godot's per-project import records, and the .uid files Godot 4.4+ writes beside
 # each script of a project (made again in the project that installs the addon).
 SKIP_SUFFIXES = (".pyc", ".import", ".uid")
@@ -81,9 +88,17 @@ holds the rules, as a wheel (`addons/sorteio/wheel/{wheel}`).
    is the user guide, with a whole game; [the reference](addons/sorteio/docs/reference.md) has
    every call, signal and constant.
 
-The editor panel, the importer and this wheel stay out of exported games when the export
-preset's exclude filter has `addons/sorteio/editor/*` (the addon README, "Ship it").
-License: MIT (`LICENSE`).
+6. Ship it: Godot's own Export (the dialog, or `--export-pack`), with the plugin enabled. The
+   zip carries the socket bridge's frozen server for Linux x86-64 (its own Python, the rules
+   and the built-in decks, in `addons/sorteio/frozen/linux-x86_64/`); the addon's export plugin
+   copies it beside the exported game, whose players need no Python. With pythonscript enabled
+   the plugin copies pythonscript's runtime and a `<game>.sh` launcher instead. Platforms it
+   cannot serve are refused with a message saying why (the addon README, "Ship it").
+
+The editor panel, the importer, this wheel and the frozen server's folder stay out of the
+exported pack (add `addons/sorteio/editor/*` to the preset's exclude filter).
+License: MIT (`LICENSE`); what the frozen server bundles, in
+`addons/sorteio/frozen/linux-x86_64/licenses/`.
 """
 
 
@@ -121,7 +136,11 @@ GDExtension with the rules already installed in its own Python
      addons/sorteio/wheel/install.py`, which picks `{compiled}` on {platform}, else `{wheel}`),
      and the addon pointed at it (the project setting `sorteio/python` or `SORTEIO_PYTHON`).
      On other platforms than Linux x86-64, delete `addons/godot-python-extension/` and
-     `sorteio.pyextension` (the runtime there is built for Linux only).
+     `sorteio.pyextension` (the runtime there is built for Linux only); so too on Linux to
+     ship the socket bridge. Exported games need no Python either: the zip carries the frozen
+     server for Linux x86-64 (`addons/sorteio/frozen/linux-x86_64/`), which the export plugin
+     puts beside the game; for Windows or macOS, build one there
+     (`addons/sorteio/README.md`, "Exporting your game").
 
 4. Play:
 
@@ -213,6 +232,33 @@ def in_process_runtime() -> Path:
     return Path(proc.stdout.strip().splitlines()[-1])
 
 
+def frozen_server_files(build: Path) -> tuple:
+    """(folder name under ``addons/sorteio/frozen/``, {zip path under that folder: file}) for
+    the frozen server of this platform, with the licences of what it bundles, from
+    build_demo's cached freeze (build/export/.cache/; the first freeze takes ~1.5 min)."""
+    system = {"Linux": "linux", "Darwin": "macos", "Windows": "windows"}.get(platform.system())
+    machine = {"amd64": "x86_64", "aarch64": "arm64"}.get(platform.machine().lower(),
+                                                           platform.machine().lower())
+    logs = build / "logs"
+    try:
+        server = build_demo.frozen_server(build, logs)
+    except build_demo.BuildError as exc:
+        sys.exit(f"dist: the frozen socket server could not be built: {exc}")
+    home = build / ".cache" / "dist-frozen"
+    if home.exists():
+        shutil.rmtree(home)
+    home.mkdir(parents=True)
+    build_demo.copy_frozen(server, home)
+    freezer = build / ".freeze-venv" / "bin" / "python"
+    build_demo.copy_licences(freezer, home)
+    found = build_demo.leaks(home, build_demo.build_paths([]), freezer)
+    if found:
+        sys.exit(f"dist: the frozen server holds paths of this machine: {found}")
+    files = {path.relative_to(home).as_posix(): path for path in sorted(home.rglob("*"))
+             if path.is_file()}
+    return f"{system}-{machine}", files
+
+
 def carried_docs(line: str) -> dict:
     """For the Godot 4 zip: {repository path the addon README links as ``../../PATH``: where
     it goes inside addons/sorteio/} (``docs/X`` to ``docs/X``, ``CHANGELOG.md`` beside the
@@ -224,9 +270,10 @@ def carried_docs(line: str) -> dict:
     return {path: path for path in linked if (ROOT / path).is_file()}
 
 
-def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
+def make_zip(out_dir: Path, line: str, wheels: list, where: str, frozen: tuple) -> Path:
     """``sorteio-<version>-<line>.zip`` in ``out_dir`` from the built ``wheels`` (pure first,
-    compiled second); ``where`` says where the compiled one loads."""
+    compiled second); ``where`` says where the compiled one loads; ``frozen`` is
+    frozen_server_files' answer."""
     ver = version()
     out_dir.mkdir(parents=True, exist_ok=True)
     top = f"sorteio-{ver}-{line}"
@@ -266,6 +313,12 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str) -> Path:
             zf.write(built, f"{top}/addons/sorteio/wheel/{built.name}")
         zf.write(ROOT / "scripts" / "install_wheel.py", f"{top}/addons/sorteio/wheel/install.py")
         zf.writestr(f"{top}/addons/sorteio/wheel/.gdignore", "")
+        # The frozen server where the export plugins look; the .gdignore keeps the editor from
+        # importing it and the pack from carrying it (the plugin copies it beside the game).
+        folder, files = frozen
+        zf.writestr(f"{top}/addons/sorteio/frozen/.gdignore", "")
+        for rel, path in files.items():
+            zf.write(path, f"{top}/addons/sorteio/frozen/{folder}/{rel}")
         if line == "godot4":
             runtime = in_process_runtime()
             for path in sorted((runtime / "addons").rglob("*")):
@@ -294,7 +347,9 @@ def main() -> None:
         where = (f"CPython {sys.version_info[0]}.{sys.version_info[1]} on Linux "
                  f"{platform.machine()} (glibc {'.'.join(map(str, manylinux_glibc(compiled.name)))}"
                  f" or newer)")
-        targets = [make_zip(Path(args.out), line, [wheel, compiled], where) for line in lines]
+        frozen = frozen_server_files(ROOT / "build" / "export")
+        targets = [make_zip(Path(args.out), line, [wheel, compiled], where, frozen)
+                   for line in lines]
     shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)  # setuptools' leftovers
     for target in targets:
         print(target)

@@ -8,6 +8,7 @@ this stand-in stays for what those cannot show: the entry on every Python the co
 GDScript cannot send (500,000 nested brackets, a 5,000-digit id, ``None``), in milliseconds.
 """
 
+import gc
 import importlib.util
 import json
 import sys
@@ -21,6 +22,14 @@ from sorteio.bridge.inprocess import InProcessBridge
 
 ENTRY = (Path(__file__).resolve().parents[1]
          / "godot3/addons/sorteio/python/sorteio_python_bridge.py")
+
+
+@pytest.fixture(autouse=True)
+def unfrozen():
+    """A threaded bridge's slow job ends with gc.freeze(): later tests get the collector back
+    as it was."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture()

@@ -26,8 +26,9 @@ from sorteio.rng import Rng
 from sorteio.sim import ckernel, kernel, kernels
 from sorteio.sim.masks import FastDeck
 from sorteio.synthetic import synthetic_deck
-from test_kernel_differential import _kernel, _oracle, _oracle_tally
+from test_kernel_differential import _kernel, _oracle, _oracle_tally, both_selects  # noqa: F401
 
+pytestmark = pytest.mark.usefixtures("both_selects")  # pdep and portable select, every test
 MUST_BUILD = bool(os.environ.get("CI") or os.environ.get("SORTEIO_REQUIRE_CKERNEL"))
 
 

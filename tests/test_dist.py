@@ -12,6 +12,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,8 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from godot4_harness import engine_errors, import_project
+from godot4_python_runtime import NOISE
+from hidden_python import run_hidden
 from test_editor import project_godot, unexpected_errors
-from test_godot_engine import ROOT, TIMEOUT, godot_env, run_script, tool
+from test_export import BUILTIN_DECK, ERRORS, GAME3, g3_export, held_display
+from test_godot4_export import TEMPLATE_NOISE, export, game_project, runs_here
+from test_godot_engine import ROOT, TIMEOUT, godot_env, run_script, tool, xvfb
 
 # make dist builds the Godot 4 zip with its in-process runtime (CPython 3.12 pip): the main
 # suite runs these; test-oldest (CPython 3.8) leaves them with the engine tests.
@@ -283,3 +289,80 @@ def test_the_godot4_zip_installed_into_a_new_project_plays_a_match_in_process(di
     run.passed()
     assert run.lines("BRIDGE") == ["python"], run.tail()
     assert run.lines("MATCH seed=5"), run.tail()
+
+
+# -- the frozen server in both zips: a zip user exports the socket bridge (issue 14) ----------
+
+FROZEN = "addons/sorteio/frozen/linux-x86_64"
+
+
+@pytest.mark.parametrize("line", ["godot4", "godot3"])
+def test_both_zips_carry_the_frozen_server_where_the_export_plugins_look(dist_zips, line):
+    top = f"sorteio-{VERSION}-{line}/"
+    names = set(zipfile.ZipFile(dist_zips[line]).namelist())
+    for needed in ("addons/sorteio/frozen/.gdignore", f"{FROZEN}/sorteio-serve",
+                   f"{FROZEN}/licenses/cpython/LICENSE.txt"):
+        assert top + needed in names, needed
+    decks = [n for n in names if n.startswith(f"{top}{FROZEN}/sorteio-serve-lib/sorteio/decks/")]
+    assert any(n.endswith("/padrao.json") for n in decks), "the built-in decks are not frozen in"
+    info = zipfile.ZipFile(dist_zips[line]).getinfo(f"{top}{FROZEN}/sorteio-serve")
+    assert (info.external_attr >> 16) & 0o111, "the server is not executable in the zip"
+
+
+def _unpacked_addon(zip_path: Path, line: str, where: Path) -> Path:
+    """addons/sorteio/ as the zip installs it (extracted by zipfile, like the Asset Library:
+    no file mode kept, so the export plugins must make the server executable)."""
+    zipfile.ZipFile(zip_path).extractall(where)
+    return where / f"sorteio-{VERSION}-{line}" / "addons" / "sorteio"
+
+
+@pytest.mark.export
+def test_a_godot4_game_from_the_zip_exports_the_socket_bridge_and_plays_with_no_python(
+    dist_zips, tmp_path
+):
+    """A new Godot 4 game with only addons/sorteio/ from the zip (the socket route of
+    INSTALL.md: no extension), exported with Godot's own --export-release: the frozen server
+    lands beside the executable, and a whole match plays from another folder with every Python
+    of the machine hidden."""
+    addon = _unpacked_addon(dist_zips["godot4"], "godot4", tmp_path / "unpacked")
+    project = game_project(tmp_path / "game", "g4zip", addon=addon)
+    import_project(project)
+    out = tmp_path / "out"
+    out.mkdir()
+    log = export(project, "Linux", out / "game.x86_64", tmp_path / "export_home")
+    assert log.startswith("exit 0"), log[-3000:]
+    assert os.access(out / "sorteio-serve", os.X_OK), sorted(os.listdir(out))
+    runs_here(out / "game.x86_64")
+    log, *_ = run_hidden(tmp_path, [f"'{out / 'game.x86_64'}' --headless -- --seed=31"],
+                         whole_checkout=False)
+    unexpected, _unused = engine_errors(log, (*NOISE, *TEMPLATE_NOISE))
+    assert not unexpected, "\n".join(unexpected) + log[-3000:]
+    assert "GAME bridge socket" in log, log[-3000:]
+    assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log), log[-3000:]
+
+
+@pytest.mark.export
+def test_a_godot3_game_from_the_zip_exports_the_socket_bridge_and_plays_with_no_python(
+    dist_zips, tmp_path
+):
+    """The same on Godot 3: a new game with addons/sorteio/ from the zip, exported with
+    --export-pack (no export templates here), run with godot3-runner (what a template is) from
+    another folder with every Python hidden: a whole match on the frozen server."""
+    addon = _unpacked_addon(dist_zips["godot3"], "godot3", tmp_path / "unpacked")
+    project = tmp_path / "game"
+    shutil.copytree(GAME3, project)
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
+    shutil.copytree(addon, project / "addons" / "sorteio")
+    out = tmp_path / "out"
+    log = g3_export(project, "Linux/X11", out / "game.pck", tmp_path / "export_home")
+    assert log.startswith("exit 0"), log[-3000:]
+    assert os.access(out / "sorteio-serve", os.X_OK), sorted(os.listdir(out))
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "g3export"
+    user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
+    run = f"godot3-runner --audio-driver Dummy --main-pack '{out / 'game.pck'}' -- --seed=31"
+    with xvfb() as display:
+        log, *_ = run_hidden(tmp_path, held_display([run]), env={"DISPLAY": display})
+    assert not [line for line in log.splitlines() if ERRORS.search(line)], log[-3000:]
+    assert "GAME bridge socket" in log, log[-3000:]
+    assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log), log[-3000:]

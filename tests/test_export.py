@@ -25,14 +25,14 @@ from pathlib import Path
 
 import pytest
 
+from hidden_python import EXPORT_OUT, run_hidden
 from test_godot_engine import tool, xvfb
 
 pytestmark = [pytest.mark.godot, pytest.mark.export]
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "scripts" / "export" / "build_demo.py"
-# SORTEIO_EXPORT_OUT: another build folder (a worktree whose build/ is shared, read-only).
-OUT = Path(os.environ.get("SORTEIO_EXPORT_OUT", str(ROOT / "build" / "export")))
+OUT = EXPORT_OUT
 TIMEOUT = 180
 ERRORS = re.compile(r"SCRIPT ERROR|ERROR:|Parse Error")
 # pythonscript 0.50 asks Godot for every singleton of its API list, VisualScriptEditor included,
@@ -82,103 +82,20 @@ def display():
         yield number
 
 
-def hidden_pythons() -> dict:
-    """{path: "dir" | "file"}: every Python install of this machine, and the checkout."""
-    hidden = {}
-    for pattern in ("/usr/lib/python3*", "/usr/local/lib/python3*"):
-        for path in sorted(Path("/").glob(pattern.lstrip("/"))):
-            hidden[str(path)] = "dir"
-    for pattern in ("/usr/bin/python*", "/usr/local/bin/python*"):
-        for path in sorted(Path("/").glob(pattern.lstrip("/"))):
-            hidden[str(path)] = "file"
-    pyenv = Path.home() / ".pyenv"
-    if pyenv.is_dir():
-        hidden[str(pyenv)] = "dir"
-    hidden[str(ROOT)] = "dir"  # .venv, .venv-oldest, build/pythonscript, build/export/.freeze-venv
-    return hidden
-
-
-def interpreters() -> list:
-    """Pythons that must not run inside the namespace, by the paths they have outside it."""
-    found = [sys.executable, os.path.realpath(sys.executable), "/usr/bin/python3"]
-    found += [str(p) for p in (Path.home() / ".pyenv" / "versions").glob("*/bin/python3")]
-    found += [str(p) for p in (ROOT / "build" / "pythonscript").glob("*/addons/*/*/bin/python3")]
-    return [p for p in dict.fromkeys(found) if os.path.exists(p)]
-
-
-def ensure_hidden_runner() -> str:
-    """``unshare`` (root only); skipped elsewhere, failed under CI=true."""
-    unshare = shutil.which("unshare")
-    if unshare is None or os.geteuid() != 0:
-        if os.environ.get("CI"):
-            pytest.fail("hiding Python needs unshare -m as root")
-        pytest.skip("hiding Python needs unshare -m as root")
-    return unshare
-
-
-def hiding_lines(tmp_path: Path, whole_checkout: bool = True) -> list:
-    """Shell lines (run by ``unshare -m bash``) that hide every Python of this machine, prove
-    none runs, and print NO-PYTHON ok. ``whole_checkout=False`` hides only the checkout's
-    Pythons (Godot 4's export template and its C library live in build/engines)."""
-    empty_dir = tmp_path / "empty_dir"
-    empty_dir.mkdir(exist_ok=True)
-    empty_file = tmp_path / "empty_file"
-    empty_file.write_bytes(b"")
-    hidden = hidden_pythons()
-    if not whole_checkout:
-        del hidden[str(ROOT)]
-        for name in (".venv", ".venv-oldest", "python", "build/gdextension",
-                     "build/pythonscript", "build/export/.freeze-venv"):
-            if (ROOT / name).exists():
-                hidden[str((ROOT / name).resolve())] = "dir"
-        if (OUT / ".freeze-venv").exists():
-            hidden[str((OUT / ".freeze-venv").resolve())] = "dir"
-    lines = ["set -e"]
-    for path, kind in hidden.items():
-        source = empty_dir if kind == "dir" else empty_file
-        lines.append(f"mount --bind '{source}' '{path}'")
-    lines.append("export PATH=/usr/bin:/bin")
-    for name in ("python3", "python", *interpreters()):
-        lines.append(f"if '{name}' -c 1 2>/dev/null; then echo 'STILL RUNS {name}'; exit 99; fi")
-    lines.append("echo 'NO-PYTHON ok'")
-    return lines
-
-
 def play_without_python(tmp_path: Path, folder: Path, display: str, seed: int):
-    """Copy the shipped folder to a player's folder, run it with every Python hidden.
-    Returns (exit code, log, the game's user:// folder)."""
-    unshare = ensure_hidden_runner()
+    """Copy the shipped folder to a player's folder, run it from another folder with every
+    Python hidden. Returns (exit code, log, the game's user:// folder)."""
     game = tmp_path / "player" / folder.name
     shutil.copytree(folder, game, symlinks=True)
-    lines = hiding_lines(tmp_path)
-    lines.append(f"cd '{tmp_path}'")  # not the game's folder: the launcher must find its way
-    lines.append(
-        f"exec '{game / build_demo.LAUNCHER}' --audio-driver Dummy -- --autoplay --delay=0 "
-        f"--quit-at-end --seed={seed}"
-    )
-    script = tmp_path / "no_python.sh"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    user = tmp_path / "xdg" / "godot" / "app_userdata" / "Sorteio demo"
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "Sorteio demo"
     user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path / "home"),
-        "DISPLAY": display,
-        "LANG": "en_US.UTF-8",
-        "XDG_DATA_HOME": str(tmp_path / "xdg"),
-        "TMPDIR": str(tmp_path),
-    }
-    result = subprocess.run(
-        ["timeout", "-k", "5", str(TIMEOUT), unshare, "-m", "bash", str(script)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=TIMEOUT + 30,
-    )
-    log = result.stdout + result.stderr
+    # From another working folder: the launcher must find its way.
+    log, _home, _temp, _elsewhere = run_hidden(tmp_path, [
+        f"'{game / build_demo.LAUNCHER}' --audio-driver Dummy -- --autoplay --delay=0 "
+        f"--quit-at-end --seed={seed}"], env={"DISPLAY": display}, timeout=TIMEOUT)
     (OUT / "logs").mkdir(parents=True, exist_ok=True)
     (OUT / "logs" / f"play-{folder.name}.log").write_text(log, encoding="utf-8")
-    return result.returncode, log, user
+    return 0, log, user
 
 
 def assert_whole_match(code: int, log: str, seed: int, allowed=()) -> None:
@@ -473,31 +390,15 @@ def test_godot3_20_runs_with_no_python_play_whole_matches_and_leave_nothing(
     SIGKILL at different moments; no file is left anywhere (the game's folder, the working and
     temp folders, user:// beyond Godot's logs: no port file, no deck copy, no _MEI* folder) and
     no server outlives its game."""
-    unshare = ensure_hidden_runner()
     out, _log = g3_exported
     game = tmp_path / "player" / "game"
     shutil.copytree(out, game, symlinks=True)
     before = listing(game)
     run = f"godot3-runner --audio-driver Dummy --main-pack '{game / 'game.pck'}'"
-    runs = held_display(interleaved(run))
-    elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
-    for folder in (elsewhere, temp, home):
-        folder.mkdir()
-    user = home / "data" / "godot" / "app_userdata" / "g3export"
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "g3export"
     user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
-    script = tmp_path / "no_python.sh"
-    script.write_text("\n".join([*hiding_lines(tmp_path), f"cd '{elsewhere}'", *runs]) + "\n",
-                      encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "DISPLAY": display, "LANG": "en_US.UTF-8",
-           "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-           "XDG_CACHE_HOME": str(home / "cache"), "TMPDIR": str(temp)}
-    result = subprocess.run(
-        ["timeout", "-k", "5", str(TIMEOUT * 4), unshare, "-m", "bash", str(script)],
-        capture_output=True, text=True, env=env, timeout=TIMEOUT * 4 + 30,
-    )
-    log = result.stdout + result.stderr
-    assert "NO-PYTHON ok" in log, log[-3000:]
-    assert result.returncode == 0, log[-3000:]
+    log, _home, temp, elsewhere = run_hidden(tmp_path, held_display(interleaved(run)),
+                                             env={"DISPLAY": display}, timeout=TIMEOUT * 4)
     errors = [line for line in log.splitlines() if ERRORS.search(line)]
     assert not errors, "\n".join(errors) + log[-3000:]
     assert log.count("GAME bridge socket") == len(WHOLE_MATCHES), log[-3000:]
@@ -532,30 +433,16 @@ def test_godot3_python_variant_20_runs_leave_nothing(display, tmp_path):
     with SIGKILL: no __pycache__ or other file appears in the game's folder (the shipped runtime
     is compiled ahead), none in the working or temp folders, none in user:// but Godot's logs
     (no deck copy)."""
-    unshare = ensure_hidden_runner()
     folder = built("python")
     game = tmp_path / "player" / folder.name
     shutil.copytree(folder, game, symlinks=True)
     before = listing(game)
-    elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
-    for made in (elsewhere, temp, home):
-        made.mkdir()
-    user = home / "data" / "godot" / "app_userdata" / "Sorteio demo"
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "Sorteio demo"
     user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
     runs = held_display(interleaved(f"'{game / build_demo.LAUNCHER}' --audio-driver Dummy",
                                     "--autoplay --delay=0 --quit-at-end"))
-    script = tmp_path / "no_python.sh"
-    script.write_text("\n".join([*hiding_lines(tmp_path), f"cd '{elsewhere}'", *runs]) + "\n",
-                      encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "DISPLAY": display, "LANG": "en_US.UTF-8",
-           "XDG_DATA_HOME": str(home / "data"), "TMPDIR": str(temp)}
-    result = subprocess.run(
-        ["timeout", "-k", "5", str(TIMEOUT * 4), unshare, "-m", "bash", str(script)],
-        capture_output=True, text=True, env=env, timeout=TIMEOUT * 4 + 30,
-    )
-    log = result.stdout + result.stderr
-    assert "NO-PYTHON ok" in log, log[-3000:]
-    assert result.returncode == 0, log[-3000:]
+    log, _home, temp, elsewhere = run_hidden(tmp_path, runs, env={"DISPLAY": display},
+                                             timeout=TIMEOUT * 4)
     errors = [line for line in log.splitlines()
               if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
     assert not errors, "\n".join(errors) + log[-3000:]
@@ -591,3 +478,128 @@ def processes_under(folder: Path) -> list:
             except OSError:
                 continue
     return found
+
+
+# -- Godot 3's export plugin with pythonscript (the in-process bridge) ---------------------------
+
+WINDOWS_PRESET = """
+[preset.2]
+
+name="Windows Desktop"
+platform="Windows Desktop"
+runnable=true
+custom_features=""
+export_filter="all_resources"
+include_filter="decks/*.json"
+exclude_filter="addons/sorteio/editor/*"
+export_path=""
+patch_list=PoolStringArray(  )
+script_export_mode=1
+script_encryption_key=""
+
+[preset.2.options]
+
+binary_format/64_bits=true
+"""
+
+
+@pytest.fixture(scope="module")
+def g3_python_game(tmp_path_factory):
+    """tests/godot3/export_game with the addon copied in and pythonscript (with sorteio in its
+    Python) installed and enabled, as README's In-process bridge says: (project, work folder)."""
+    where = tmp_path_factory.mktemp("g3export_python")
+    project = where / "game"
+    shutil.copytree(GAME3, project)
+    (project / "decks").mkdir()
+    shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
+    shutil.copytree(ROOT / "godot3" / "addons" / "sorteio", project / "addons" / "sorteio")
+    with open(project / "export_presets.cfg", "a", encoding="utf-8") as presets:
+        presets.write(WINDOWS_PRESET)
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "pythonscript.sh"), "install",
+                             str(project)], capture_output=True, text=True, timeout=1800)
+    if result.returncode == 3 and not os.environ.get("CI"):
+        pytest.skip(f"pythonscript is unavailable: {result.stderr[-500:]}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    return project, where
+
+
+@pytest.fixture(scope="module")
+def g3_python_exported(g3_python_game):
+    project, where = g3_python_game
+    out = where / "out"
+    log = g3_export(project, "Linux/X11", out / "game.pck", where / "home")
+    return out, log
+
+
+def test_godot3_export_pack_carries_pythonscript_and_a_launcher(g3_python_exported):
+    """With pythonscript enabled, the export gets its runtime (sorteio inside, what a game never
+    runs left out, compiled ahead), the bridge's script, and game.sh; no frozen server."""
+    out, log = g3_python_exported
+    assert log.startswith("exit 0"), log[-3000:]
+    errors = [line for line in log.splitlines()
+              if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
+    assert not errors, log[-3000:]
+    home = out / "addons" / "pythonscript" / "x11-64"
+    site = home / "lib" / "python3.8" / "site-packages"
+    assert (home / "libpythonscript.so").is_file() and (site / "sorteio" / "engine.py").is_file()
+    for never in ("bin", "include", "lib/pkgconfig", "lib/libpython3.8.so",
+                  "lib/python3.8/site-packages/pip",
+                  "lib/python3.8/site-packages/setuptools"):
+        assert not (home / never).exists(), never
+    assert not list(site.glob("*.dist-info/direct_url.json"))
+    bridge = out / "addons" / "sorteio" / "python"
+    assert (bridge / "sorteio_python_bridge.py").is_file()
+    assert list((bridge / "__pycache__").glob("sorteio_python_bridge.*.pyc"))
+    # Compiled ahead, unchecked-hash: the flags word of the .pyc header is 0b01 (hash, unchecked).
+    pyc = next((site / "sorteio" / "__pycache__").glob("engine.*.pyc")).read_bytes()
+    assert int.from_bytes(pyc[4:8], "little") == 1, pyc[:16]
+    launcher = out / "game.sh"
+    assert os.access(launcher, os.X_OK), sorted(os.listdir(out))
+    assert 'cd "$(dirname "$0")"' in launcher.read_text(encoding="utf-8")
+    assert not (out / build_demo.FROZEN).exists(), "a pythonscript game never runs the server"
+
+
+def test_godot3_pythonscript_export_plays_a_whole_match_from_another_folder_with_no_python(
+    g3_python_exported, display, tmp_path
+):
+    """The exported game through its launcher, from another working folder with every Python
+    hidden: a whole match in-process, and the game's folder stays as shipped (no __pycache__
+    written). Without the launcher, from that other folder, Godot 3.2 resolves pythonscript's
+    res:// library from the working folder, finds none, and the game has no bridge: why the
+    launcher goes to the game's folder first."""
+    out, _log = g3_python_exported
+    game = tmp_path / "player" / "game"
+    shutil.copytree(out, game, symlinks=True)
+    before = listing(game)
+    user = tmp_path / "home" / "data" / "godot" / "app_userdata" / "g3export"
+    user.mkdir(parents=True)  # Godot 3.2 logs an error making it (see test_godot_engine)
+    runs = [f"'{game / 'game.sh'}' --audio-driver Dummy -- --seed=31",
+            "echo WITHOUT-LAUNCHER",
+            # That game then waits for a bridge that never comes: stopped after 20 s.
+            f"timeout 20 godot3-runner --audio-driver Dummy --main-pack '{game / 'game.pck'}' "
+            "-- --seed=31 || echo \"EXIT $?\""]
+    log, _home, temp, elsewhere = run_hidden(tmp_path, held_display(runs),
+                                             env={"DISPLAY": display}, timeout=TIMEOUT * 2)
+    launched, bare = log.split("WITHOUT-LAUNCHER", 1)
+    errors = [line for line in launched.splitlines()
+              if ERRORS.search(line) and line not in PYTHONSCRIPT_NOISE]
+    assert not errors, "\n".join(errors) + launched[-3000:]
+    assert "GAME bridge python" in launched, launched[-3000:]
+    assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', launched)
+    assert "GAME bridge python" not in bare and "open_dynamic_library" in bare, bare[-3000:]
+    assert "pythonscript.gdnlib is enabled but its library did not load" in bare, bare[-3000:]
+    assert listing(game) == before
+    assert not list(elsewhere.iterdir()), list(elsewhere.iterdir())
+    assert not list(temp.iterdir()), list(temp.iterdir())
+
+
+def test_godot3_pythonscript_windows_export_is_refused_naming_the_in_process_bridge(
+    g3_python_game, tmp_path
+):
+    project, _where = g3_python_game
+    log = g3_export(project, "Windows Desktop", tmp_path / "win" / "game.pck", tmp_path / "home")
+    assert "Sorteio: this game uses the in-process bridge (pythonscript" in log, log[-3000:]
+    assert "runtime for Linux 64-bit only" in log and "not for windows-x86_64" in log, log
+    assert "no frozen socket server" not in log, log[-3000:]
+    assert "was refused (see above); nothing was kept" in log, log[-3000:]
+    assert not list((tmp_path / "win").iterdir()), list((tmp_path / "win").iterdir())

@@ -14,7 +14,7 @@ enabled, whose export plugin (addons/sorteio/editor/export_plugin.gd) adds what 
   the pack leaves the addon's in-process Python side out.
 
 The export template is Debian's ``godot-template-release`` from scripts/engines.sh. Python is
-hidden as tests/test_export.py does for Godot 3 (``unshare -m`` bind mounts), except the engines'
+hidden by tests/hidden_python.py (``unshare -m`` bind mounts), as for Godot 3, except the engines'
 folder, which holds the template's C library and no Python.
 """
 
@@ -37,14 +37,13 @@ from godot4_harness import (
     run_script,
 )
 from godot4_python_runtime import NOISE, install_extension, only_upstream_tracebacks
+from hidden_python import run_hidden
 from test_export import (
     BUILTIN_DECK,
     OUT,
     WHOLE_MATCHES,
     build_demo,
     built,
-    ensure_hidden_runner,
-    hiding_lines,
     interleaved,
     listing,
     processes_under,
@@ -80,9 +79,9 @@ TEMPLATE_NOISE = (
 )
 
 
-def game_project(where: Path, name: str) -> Path:
-    """The small game, with the addon (copied, as a user installs it) and its plugin enabled,
-    its presets naming the release template."""
+def game_project(where: Path, name: str, addon: Path = ROOT / "addons" / "sorteio") -> Path:
+    """The small game, with the addon (copied from ``addon``, as a user installs it) and its
+    plugin enabled, its presets naming the release template."""
     project = make_project(
         where, name=name, autoload=False, import_now=False, link_addon=False,
         settings={
@@ -94,7 +93,7 @@ def game_project(where: Path, name: str) -> Path:
         },
     )
     (project / "tests").unlink()  # the harness's link to the scenarios: not part of this game
-    shutil.copytree(ROOT / "addons" / "sorteio", project / "addons" / "sorteio")
+    shutil.copytree(addon, project / "addons" / "sorteio")
     (project / "decks").mkdir()
     shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
     for name in ("main.gd", "main.tscn", "game_state.gd"):
@@ -276,26 +275,8 @@ def runs_here(executable: Path) -> None:
 
 
 def _run_hidden(tmp_path: Path, runs: list):
-    """Runs the shell lines ``runs`` from an empty working folder in a mount namespace where
-    every Python of this machine is hidden. Returns (log, HOME, TMPDIR, working folder)."""
-    unshare = ensure_hidden_runner()
-    elsewhere, temp, home = tmp_path / "elsewhere", tmp_path / "tmp", tmp_path / "home"
-    for folder in (elsewhere, temp, home):
-        folder.mkdir()
-    lines = [*hiding_lines(tmp_path, whole_checkout=False), f"cd '{elsewhere}'", *runs]
-    script = tmp_path / "no_python.sh"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "en_US.UTF-8",
-           "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-           "XDG_CACHE_HOME": str(home / "cache"), "TMPDIR": str(temp)}
-    result = subprocess.run(
-        ["timeout", "-k", "5", str(TIMEOUT * 2), unshare, "-m", "bash", str(script)],
-        capture_output=True, text=True, env=env, timeout=TIMEOUT * 2 + 30,
-    )
-    log = result.stdout + result.stderr
-    assert "NO-PYTHON ok" in log, log[-3000:]
-    assert result.returncode == 0, log[-3000:]
-    return log, home, temp, elsewhere
+    """hidden_python.run_hidden, the engines' folder (the template's C library) left visible."""
+    return run_hidden(tmp_path, runs, whole_checkout=False, timeout=TIMEOUT * 2)
 
 
 def test_web_export_is_refused_with_a_clear_message(exported, tmp_path):

@@ -105,14 +105,11 @@ def test_slow_load_lets_frames_run(project, tmp_path):
     game must keep drawing frames. Bounds: at least 5 frames a second over the whole wait (the
     main loop idles headless, ~1 ms a frame, unless Python holds it), and no gap between two
     frames as long as half the wait (run synchronously, the whole wait is one gap).
-    Why not a tighter gap: one interpreter, one GIL, which the work thread keeps through each
-    long C call (pydantic-core validating the whole deck, a regex over the 30 MB file, a garbage
-    collection after the build: 0.3-1 s each on 2 loaded cores). The bridge no longer calls into
-    Python while it waits (a Semaphore; tests/test_bridge_inprocess.py), but the extension's
-    PythonLanguage._frame, a required virtual that Godot calls every frame, takes the GIL in
-    C++ (upstream's call_virtual), so a frame still waits for the longest of those calls
-    (benchmarks/bench_inprocess_frames.py; addons/sorteio/docs/in_process.md has the figures,
-    and a trial without _frame: 43-62 ms)."""
+    Why not a tighter gap: one interpreter, one GIL, which upstream's PythonLanguage._frame (a
+    required virtual Godot calls every frame) takes in C++ every frame, and the machine (2 shared
+    cores). The work thread now lets go of it often (issue 13: windowed regexes, cards in
+    pieces, gc off then frozen, the previous match freed in pieces in a thread; measured, not
+    timed here: benchmarks/bench_inprocess_frames.py, addons/sorteio/docs/in_process.md)."""
     from sorteio.synthetic import synthetic_deck
 
     deck = tmp_path / "big.json"

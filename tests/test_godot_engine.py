@@ -90,9 +90,22 @@ def tool(name: str) -> str:
     return path
 
 
-def scratch_demo(where: Path) -> Path:
-    """A copy of the demo at `where` whose addons/sorteio links to this repo's addon."""
-    shutil.copytree(DEMO, where, symlinks=True, ignore=shutil.ignore_patterns("addons", ".import"))
+# What a copy of the demo leaves out: the addon (linked instead) and Godot's import cache, the
+# `.import/` folder and the `<file>.import` beside each imported file. A stale
+# `decks/padrao.json.import` copied without the `.import/` file it names made the editor re-import
+# the deck while Play's rescan read it: "Cannot open file 'res://.import/padrao.json-...'" (the
+# import race issue 15's note left open).
+SCRATCH_IGNORE = shutil.ignore_patterns("addons", ".import", "*.import")
+
+
+def scratch_demo(where: Path, source: Path = DEMO) -> Path:
+    """A copy of the demo (`source`) at `where` whose addons/sorteio links to this repo's addon,
+    without any import cache of the checkout (SCRATCH_IGNORE)."""
+    shutil.copytree(source, where, symlinks=True, ignore=SCRATCH_IGNORE)
+    presets = where / "export_presets.cfg"
+    if presets.is_symlink():  # relative to the checkout's demo: link the file itself
+        presets.unlink()
+        presets.symlink_to(ROOT / "godot3" / "export_presets.cfg")
     (where / "addons").mkdir()
     (where / "addons" / "sorteio").symlink_to(ROOT / "godot3" / "addons" / "sorteio")
     return where
@@ -784,6 +797,26 @@ def test_gdscript_passes_gdlint_and_gdformat():
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 
+def test_a_scratch_demo_carries_no_import_cache_of_the_checkout(tmp_path):
+    """Issue 15's import race: a checkout whose demo was once opened or exported holds
+    `.import/` and `decks/padrao.json.import`; a copy that kept the `.import` file without the
+    cache it names raced the editor's re-import. Neither comes along, and the repository tracks
+    no `.import` file (.gitignore)."""
+    source = tmp_path / "checkout"
+    shutil.copytree(DEMO, source, symlinks=True)
+    (source / "decks" / "padrao.json.import").write_text(
+        '[remap]\npath="res://.import/padrao.json-stale.res"\n', encoding="utf-8")
+    (source / ".import").mkdir()
+    (source / ".import" / "padrao.json-stale.md5").write_text("stale", encoding="utf-8")
+    game = scratch_demo(tmp_path / "game", source)
+    assert not [p for p in game.rglob("*") if p.name.endswith(".import")]
+    assert (game / "decks" / "padrao.json").is_file()
+    assert (game / "export_presets.cfg").resolve() == (ROOT / "godot3" / "export_presets.cfg")
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    assert not [p for p in tracked if p.endswith(".import")]
+
+
 def test_demo_uses_the_repo_addon_through_a_relative_symlink():
     link = DEMO / "addons" / "sorteio"
     assert link.is_symlink()
@@ -808,8 +841,9 @@ def test_the_windows_preset_is_refused_without_a_frozen_server(tmp_path):
         (r"^ERROR: .*Sorteio: the export to .* was refused \(see above\); nothing was kept",
          "its summary"),
     )
+    game = scratch_demo(tmp_path / "game")  # an export imports: never into the checkout
     _result, log = run_godot(tmp_path, ["--export-pack", "Windows Desktop", str(pack)],
-                             allowed=refused)
+                             allowed=refused, project=game)
     assert "Invalid export preset" not in log
     assert "no frozen socket server for windows-x86_64" in log, log[-3000:]
     assert not pack.exists()
@@ -824,10 +858,12 @@ def test_export_presets_are_valid_for_godot_3_2(tmp_path, preset):
     presets = ROOT / "godot3" / "export_presets.cfg"
     assert (DEMO / "export_presets.cfg").resolve() == presets.resolve()
     pack = tmp_path / "demo.pck"
-    _result, log = run_godot(tmp_path, ["--export-pack", preset, str(pack)])
+    game = scratch_demo(tmp_path / "game")  # an export imports: never into the checkout
+    _result, log = run_godot(tmp_path, ["--export-pack", preset, str(pack)], project=game)
     assert "Invalid export preset" not in log
     data = pack.read_bytes()
     assert b"res://decks/padrao.json" in data  # include_filter: Python reads the deck
+    assert b"res://i18n/en.po" in data  # the demo's catalogs (issue 15)
     assert b"res://addons/sorteio/sorteio_node.gd" in data
     assert b"res://main.tscn" in data
     assert b"docs/screenshot.png" not in data

@@ -26,17 +26,41 @@ from sorteio.sim.masks import FastDeck, bits_of, kth_bit, popcount
 from sorteio.synthetic import synthetic_deck
 from strategies import decks, overlapping
 
+
 # Every kernel test runs on both kernels: the pure-Python one (kernel.py) and the compiled one
 # (ckernel.py + _ckernel.c). Where sorteio was built without a C compiler the compiled runs are
 # skipped, except in CI (CI=true) or with SORTEIO_REQUIRE_CKERNEL=1, where they fail: the build
 # there must produce it.
-KERNELS = {"python": kernel.play_matches, "c": ckernel.play_matches}
+# The compiled kernel runs twice: with pdep where it is fast (this CPU permitting), and with the
+# portable select every CPU has (c-portable); both must play the oracle's matches.
+def _portable(play):
+    def run(*args, **kwargs):
+        old = ckernel.set_portable(True)
+        try:
+            return play(*args, **kwargs)
+        finally:
+            ckernel.set_portable(old)
+
+    return run
+
+
+KERNELS = {"python": kernel.play_matches, "c": ckernel.play_matches,
+           "c-portable": _portable(ckernel.play_matches)}
 MUST_BUILD = bool(os.environ.get("CI") or os.environ.get("SORTEIO_REQUIRE_CKERNEL"))
+
+
+@pytest.fixture(params=["pdep", "portable"])
+def both_selects(request):
+    """The whole test with the compiled kernel's pdep select (where fast), then its portable one
+    (for modules that call ckernel directly: pytestmark = usefixtures("both_selects"))."""
+    old = ckernel.set_portable(request.param == "portable")
+    yield request.param
+    ckernel.set_portable(old)
 
 
 @pytest.fixture(params=list(KERNELS))
 def play_matches(request):
-    if request.param == "c" and not ckernel.available():
+    if request.param.startswith("c") and not ckernel.available():
         message = f"compiled kernel not available: {ckernel.unavailable_reason()}"
         if MUST_BUILD:
             pytest.fail(message)

@@ -28,6 +28,7 @@ from sorteio.sim.percard import (
 )
 from sorteio.sim.percard_study import STEP, PerCardPlan, run_per_card
 from sorteio.sim.stats import Z95, paired_difference
+from test_kernel_differential import both_selects  # noqa: F401
 
 # Benjamini & Hochberg (1995), J. R. Statist. Soc. B 57(1), section 4: 15 p-values of a
 # clinical trial. At q = 0.05 the step-up procedure rejects the 4 smallest (0.0095 <= 4/15 *
@@ -57,10 +58,12 @@ def test_benjamini_hochberg_on_the_papers_worked_example():
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=60), st.sampled_from([0.01, 0.05, 0.2]))
 def test_benjamini_hochberg_is_the_step_up_rule(ps, q):
     """Adjusted value <= q exactly for the step-up procedure's discoveries: every p at or below
-    the largest p_(k) with p_(k) <= k q / m."""
+    the largest p_(k) with p_(k) m / k <= q. The line is written p m / k <= q, as the adjusted
+    value is computed, not p <= k q / m: the two differ by a rounding for a p on the line
+    (p = 6 * 0.2 / 18 gives p * 18 / 6 = 0.20000000000000004 > 0.2), which hypothesis finds."""
     m = len(ps)
     ranked = sorted(ps)
-    passing = [ranked[k - 1] for k in range(1, m + 1) if ranked[k - 1] <= k * q / m]
+    passing = [ranked[k - 1] for k in range(1, m + 1) if ranked[k - 1] * m / k <= q]
     cut = max(passing) if passing else -1.0
     adjusted = benjamini_hochberg(ps)
     assert [a <= q for a in adjusted] == [p <= cut for p in ps]
@@ -117,6 +120,7 @@ def test_every_card_reaches_the_precision_or_the_cap(small):
         e.matches for e in small.effects)
 
 
+@pytest.mark.usefixtures("both_selects")
 def test_effects_are_the_paired_comparison_on_the_same_matches(small):
     """Each card's figures, recomputed from scratch: the kernel (keyed draw) on the deck without
     the card and on the whole deck, every match played, over the card's own number of matches
@@ -279,6 +283,7 @@ def test_a_planted_harmful_card_is_flagged_by_both_seeds():
         assert "põe o mandato em risco" in top.verdict()
 
 
+@pytest.mark.usefixtures("both_selects")
 def test_replaying_only_the_picked_matches_gives_the_figures_of_every_pair(monkeypatch):
     """The keyed study plays a card's match only where the baseline picked the card (the other
     matches are the baseline's, tests/test_keyed.py); every figure equals the study that plays

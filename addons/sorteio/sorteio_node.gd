@@ -448,6 +448,10 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 			CODE_BAD_REQUEST
 		)
 		return false
+	# The bridge before any deck copy: a socket server then watches the game, and removes the
+	# copy if the game is killed before it can (--game-files).
+	if not await _bridge_up():
+		return false
 	var source: Array = _decks.source(deck, deck_resource, deck_path)
 	if source.is_empty():
 		return false
@@ -563,6 +567,8 @@ func _load_state(state: Variant) -> bool:
 	var given: Variant = sent.get("deck", "")
 	if given is String:
 		given = _DECK_FILES.resolved(given)
+		if not await _bridge_up():  # before any deck copy, as in _start_match
+			return false
 		var python_deck: Variant = _decks.for_python(given)
 		if python_deck == null and given != "":
 			return false

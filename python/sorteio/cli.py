@@ -409,8 +409,11 @@ def sheet_import(sheet_path, out_path) -> None:
               help="write {port, token, pid} here as JSON, mode 0600 (what Godot reads)")
 @click.option("--parent-pid", type=int, default=None, metavar="PID",
               help="exit when this process is gone (the game that started the server)")
+@click.option("--game-files", multiple=True, metavar="PREFIX",
+              help="once the --parent-pid game is gone, remove its files whose path starts "
+                   "with PREFIX (an absolute path; repeatable)")
 @click.option("--log", "log", is_flag=True, help="log connections to stderr")
-def serve(host, port, token, port_file, parent_pid, log) -> None:
+def serve(host, port, token, port_file, parent_pid, game_files, log) -> None:
     """Serve the draw to Godot over a loopback socket (see addons/sorteio/README.md)."""
     from .bridge.server import LOOPBACK
     from .bridge.server import serve as serve_bridge
@@ -419,7 +422,7 @@ def serve(host, port, token, port_file, parent_pid, log) -> None:
         raise click.BadParameter(_("the bridge serves on loopback only, not {host!r}").format(
                                  host=host),
                                  param_hint="--host")
-    serve_bridge(host, port, token, port_file, parent_pid, log)
+    serve_bridge(host, port, token, port_file, parent_pid, log, game_files=game_files)
 
 
 def main() -> None:

@@ -8,13 +8,14 @@ error reports both, not one round after the other (issue 8).
 
 import errno
 import re
+import time
 from pathlib import Path
 from typing import Any, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from .compiled import paused_gc
-from .deck import RANGES, Deck, DeckReferenceError, Issue, reference_issues
+from .deck import RANGES, Card, Deck, DeckReferenceError, Issue, reference_issues
 from .errors import SorteioError
 from .i18n import _
 from .jsonfile import (
@@ -90,19 +91,29 @@ def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem
     return source, data, problems
 
 
-def load_deck(deck: Union[str, Path, None] = None) -> Deck:
+def load_deck(deck: Union[str, Path, None] = None, in_pieces: bool = False) -> Deck:
     """Read and validate a deck file (GDD 06 §3, §7). Raises ``DeckError`` listing every
-    problem found: file, card id, field, what is wrong."""
+    problem found: file, card id, field, what is wrong. ``in_pieces``: see ``parse_deck``."""
     with paused_gc():  # a big deck builds faster without the garbage collector rescanning it
         source, data, problems = read_deck_data(deck)
-        return parse_deck(data, source, problems)
+        return parse_deck(data, source, problems, in_pieces=in_pieces)
+
+
+CARDS_PER_PIECE = 250  # ~3-8 ms of pydantic-core per piece on a loaded core
+_CARDS = TypeAdapter(List[Card])
 
 
 def parse_deck(data: Any, source: str = "<deck>",
-               problems: Optional[Sequence[Problem]] = None) -> Deck:
+               problems: Optional[Sequence[Problem]] = None, in_pieces: bool = False) -> Deck:
     """Validate already-decoded JSON data as a deck. Raises ``DeckError`` with every problem:
     ``problems`` found while decoding (when None, ``data`` is scanned for them here), schema
-    errors, and reference errors (unknown ids...) even when the schema has errors too."""
+    errors, and reference errors (unknown ids...) even when the schema has errors too.
+
+    ``in_pieces``: validate the cards ``CARDS_PER_PIECE`` at a time, letting other threads take
+    the GIL between pieces, instead of in one pydantic-core call that keeps it 0.4-1 s for
+    30,000 cards (the in-process bridge's work thread: the game's frames wait for the GIL,
+    issue 13). Same deck, same errors: a deck with any error is validated again in one piece,
+    and its errors come from that."""
     if problems is None:
         data, problems = scan(data)
     if is_saved_match(data):
@@ -111,7 +122,9 @@ def parse_deck(data: Any, source: str = "<deck>",
     issues = [Issue(_card_id(data, [str(p) for p in problem.loc]), _field(problem.loc),
                     _with_range(problem)) for problem in problems]
     try:
-        deck = Deck.model_validate(data)
+        deck = _validate_in_pieces(data) if in_pieces else None
+        if deck is None:
+            deck = Deck.model_validate(data)
     except ValidationError as exc:
         issues.extend(_merge(issues, issues_from(exc, data)))
         raise DeckError(source, _in_deck_order(issues)) from None
@@ -121,6 +134,24 @@ def parse_deck(data: Any, source: str = "<deck>",
     if issues:
         raise DeckError(source, _in_deck_order(issues))
     return deck
+
+
+def _validate_in_pieces(data: Any) -> Optional[Deck]:
+    """The deck, its cards validated piece by piece; None when a piece fails (the caller then
+    validates in one piece, for the errors exactly as they always were)."""
+    cards = data.get("cartas") if isinstance(data, dict) else None
+    if not isinstance(cards, list):
+        return None
+    built: List[Card] = []
+    for start in range(0, len(cards), CARDS_PER_PIECE):
+        try:
+            built.extend(_CARDS.validate_python(cards[start:start + CARDS_PER_PIECE]))
+        except ValidationError:
+            return None
+        time.sleep(0)  # lets a thread waiting for the GIL (the game's frame) run now
+    # The cards are Card instances now: the deck keeps them as they are (pydantic does not
+    # validate a model instance again) and checks the rest, cross-references included.
+    return Deck.model_validate({**data, "cartas": built})
 
 
 def is_saved_match(data: Any) -> bool:

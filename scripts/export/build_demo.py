@@ -126,7 +126,8 @@ def scratch_project(dest: Path) -> Path:
     """A copy of the demo with the addon's link resolved (the checkout is never written to)."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(DEMO, dest, symlinks=False, ignore=shutil.ignore_patterns(".import", "docs"))
+    shutil.copytree(DEMO, dest, symlinks=False,
+                    ignore=shutil.ignore_patterns(".import", "*.import", "docs"))
     return dest
 
 
@@ -319,9 +320,12 @@ def build_python(out: Path, build: Path, logs: Path, paths: List[str]) -> Path:
     pythonscript("install", str(project))
     # The exporting editor loads pythonscript too, so the bridge's .py is exported as a script.
     export_pack(project, folder / PACK, logs)
+    # The addon's export plugin put pythonscript's runtime, the bridge and a launcher beside the
+    # pack, as for any game; the demo ships the runtime trimmed, stripped and scrubbed further.
+    shutil.rmtree(folder / "addons" / "pythonscript")
     shutil.copytree(runtime, folder / "addons" / "pythonscript", symlinks=True)
     entry = Path("addons") / "sorteio" / "python" / "sorteio_python_bridge.py"
-    (folder / entry).parent.mkdir(parents=True)
+    (folder / entry).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(ROOT / "godot3" / entry, folder / entry)
     # pythonscript imports the bridge script from the game folder and would write its .pyc in a
     # __pycache__ beside it at the first start: ship it compiled (unchecked hash: used as is,

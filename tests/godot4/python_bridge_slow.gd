@@ -8,7 +8,9 @@ extends "res://tests/lib/engine_test.gd"
 ## --wait=semaphore (default): through SorteioPythonBridge.request, which waits on a Semaphore
 ## the Python side posts (no call into Python while waiting). --wait=take: the way the bridge
 ## waited before, asking the Python class take() once a frame (each call needs the GIL), kept
-## to measure the two side by side.
+## to measure the two side by side. --repeat=N (default 1, semaphore only): N new_match in a
+## row, each but the first replacing a big match (which the Python side then frees); the figures
+## cover them all and 1 s of frames after the last (the previous match may be freed then).
 
 var _frames: int = 0
 var _last_usec: int = 0
@@ -28,7 +30,11 @@ func scenario() -> void:
 	if wait == "take":
 		reply = await _new_match_taking_each_frame(params)
 	else:
-		reply = await bridge.request("new_match", params)
+		for match_seed: int in range(1, int(arg("repeat", "1")) + 1):
+			params["seed"] = match_seed
+			reply = await bridge.request("new_match", params)
+		if int(arg("repeat", "1")) > 1:
+			await create_timer(1.0).timeout
 	var seconds: float = (Time.get_ticks_usec() - started) / 1e6
 	process_frame.disconnect(_on_frame)
 	check(reply.get("ok", false), "the big deck's new_match succeeds", str(reply).left(300))

@@ -38,6 +38,9 @@ var python: String = "python3"
 var port_file: String = ""
 ## Join the server whose port file is [member port_file] instead of starting one.
 var join_existing: bool = false
+## Absolute path prefixes of the game's files (port files, deck copies) that the server removes
+## when the game is gone, e.g. killed with SIGKILL ([code]--game-files[/code], docs/protocol.md).
+var game_files: PackedStringArray = []
 var startup_timeout_ms: int = 15000
 var request_timeout_ms: int = 5000
 ## The server child's PID (-1: none, exited, or a joined server).
@@ -84,6 +87,8 @@ func start(owner: Node) -> bool:
 			]
 		)
 	)
+	for prefix: String in game_files:
+		args.append_array(["--game-files", prefix])
 	pid = OS.create_process(python, args)
 	if pid <= 0:
 		pid = -1

@@ -3,6 +3,7 @@ extends RefCounted
 ## the socket bridge's Python, port file and timeouts); [SorteioNode] starts and owns it.
 
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+const DeckFiles := preload("res://addons/sorteio/node/deck_files.gd")
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
 ## The Python GDExtension's configuration: present when a project installed it.
 const PYTHON_EXTENSION := "res://addons/godot-python-extension/python.gdextension"
@@ -136,6 +137,12 @@ static func _socket_bridge(node: SorteioNode) -> SorteioBridge:
 			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), node.get_instance_id()]
 		)
 		bridge.port_file = ProjectSettings.globalize_path(own)
+		# This game's port files and deck copies, which its server removes if the game is
+		# killed (it cannot remove them itself then).
+		for prefix: String in [SocketBridge.PORT_FILE_PREFIX, DeckFiles.COPY_PREFIX]:
+			bridge.game_files.append(
+				OS.get_user_data_dir().path_join("%s%d_" % [prefix, OS.get_process_id()])
+			)
 	bridge.startup_timeout_ms = node.startup_timeout_ms
 	bridge.request_timeout_ms = node.request_timeout_ms
 	return bridge

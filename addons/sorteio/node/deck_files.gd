@@ -4,6 +4,8 @@ extends RefCounted
 ## when the deck lives inside an exported pack, removed once Python read it).
 
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+## A deck copy is user://COPY_PREFIX<game pid>_<file name>.
+const COPY_PREFIX: String = "sorteio_deck_"
 
 ## Called with (message, code) when a deck cannot be handed to Python: the node's report.
 var report: Callable
@@ -139,10 +141,11 @@ func _resource_for_python(resource: SorteioDeck) -> String:
 
 
 func _copy(text: String, file_name: String) -> String:
-	# Absolute path of a user:// copy holding [param text], removed once Python read it; those
-	# of games killed before that are removed first (issue 14, "Nothing left behind").
-	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), "sorteio_deck_")
-	var copy: String = "user://sorteio_deck_%d_%s" % [OS.get_process_id(), file_name]
+	# Absolute path of a user:// copy holding [param text], removed once Python read it; if the
+	# game is killed before that, its socket server removes it (--game-files: the node starts
+	# the bridge first), and the next start removes those left anyway (issue 14).
+	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), COPY_PREFIX)
+	var copy: String = "user://%s%d_%s" % [COPY_PREFIX, OS.get_process_id(), file_name]
 	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)
 	if target != null:
 		target.store_string(text)

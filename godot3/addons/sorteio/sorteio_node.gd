@@ -333,6 +333,10 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
 		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
 		return false
+	# The bridge before any deck copy: a socket server then watches the game, and removes the
+	# copy if the game is killed before it can (--game-files).
+	if not _bridge_up():
+		return false
 	var params := {}
 	if deck == "" and deck_resource != null:
 		given = deck_resource.resource_path
@@ -513,6 +517,8 @@ func load_state(state) -> bool:
 		given = _resolved_deck(given)
 	var sent: Dictionary = state.duplicate()
 	if typeof(given) == TYPE_STRING:
+		if not _bridge_up():  # before any deck copy, as in start_match
+			return false
 		sent["deck"] = _deck_for_python(given)
 	var result = _call("load", {"state": sent})
 	if result == null:
@@ -571,6 +577,12 @@ func _make_socket_bridge():
 			% [SocketBridge.PORT_FILE_PREFIX, OS.get_process_id(), get_instance_id()]
 		)
 		bridge.port_file = ProjectSettings.globalize_path(own)
+		# This game's port files and deck copies, which its server removes if the game is
+		# killed (it cannot remove them itself then).
+		for prefix in [SocketBridge.PORT_FILE_PREFIX, DECK_COPY_PREFIX]:
+			bridge.game_files.append(
+				OS.get_user_data_dir().plus_file("%s%d_" % [prefix, OS.get_process_id()])
+			)
 	bridge.startup_timeout_ms = startup_timeout_ms
 	bridge.request_timeout_ms = request_timeout_ms
 	return bridge
@@ -649,24 +661,7 @@ func _announce() -> void:
 
 func _call(method: String, params: Dictionary):
 	# The result Dictionary, or null after emitting error_occurred.
-	if _bridge == null and _autostart_pending and autostart_bridge:
-		start_bridge()  # a call in the first frame: start now, with the settings made so far
-	if _bridge == null:
-		var why := "the sorteio bridge is not running (start_bridge() first)"
-		if bridge_error != "":
-			why = "the sorteio bridge failed: " + bridge_error
-		_report(why, CODE_BRIDGE_DOWN)
-		return null
-	if not _bridge.is_ready() and not _bridge.has_failed():
-		# A call before bridge_ready (in _ready): wait for the start-up, as the in-process bridge
-		# (ready at once) would have served it. Godot 3 calls are not coroutines, so this blocks
-		# the frame until the server answers (startup_timeout_ms at most).
-		_bridge.wait_ready()
-	if _bridge.has_failed() and not _bridge.is_ready():
-		bridge_error = _bridge_failure()
-		set_process(false)  # reported here; _process must not report it again
-		_report(bridge_error, CODE_BRIDGE_DOWN)
-		_lose_match_if_in_play(bridge_error)
+	if not _bridge_up():
 		return null
 	var reply: Dictionary = _bridge.request(method, params)
 	if record_path != "":
@@ -690,6 +685,30 @@ func _call(method: String, params: Dictionary):
 	if failed:
 		_lose_match_if_in_play(bridge_error)
 	return null
+
+
+func _bridge_up() -> bool:
+	# Starts (autostart pending) and waits for the bridge; false after reporting that it is down.
+	if _bridge == null and _autostart_pending and autostart_bridge:
+		start_bridge()  # a call in the first frame: start now, with the settings made so far
+	if _bridge == null:
+		var why := "the sorteio bridge is not running (start_bridge() first)"
+		if bridge_error != "":
+			why = "the sorteio bridge failed: " + bridge_error
+		_report(why, CODE_BRIDGE_DOWN)
+		return false
+	if not _bridge.is_ready() and not _bridge.has_failed():
+		# A call before bridge_ready (in _ready): wait for the start-up, as the in-process bridge
+		# (ready at once) would have served it. Godot 3 calls are not coroutines, so this blocks
+		# the frame until the server answers (startup_timeout_ms at most).
+		_bridge.wait_ready()
+	if _bridge.has_failed() and not _bridge.is_ready():
+		bridge_error = _bridge_failure()
+		set_process(false)  # reported here; _process must not report it again
+		_report(bridge_error, CODE_BRIDGE_DOWN)
+		_lose_match_if_in_play(bridge_error)
+		return false
+	return true
 
 
 func _record(method: String, params: Dictionary, reply: Dictionary) -> void:

@@ -20,7 +20,7 @@ onready var _rows: GridContainer = $Rows
 
 
 func _init() -> void:
-	Nodes.add_label(self, "Title", "Atores", false)
+	Nodes.add_label(self, "Title", Texts.t("Atores"), false)
 	Nodes.add_grid(self, "Rows", 3)
 
 

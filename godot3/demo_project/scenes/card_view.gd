@@ -9,7 +9,7 @@ signal continue_requested
 const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
 const Texts = preload("res://scenes/texts.gd")
-const WAITING := "Esperando as regras (Python)..."
+const WAITING := "Esperando as regras (Python)..."  # i18n
 
 # False in autoplay: the demo's controller goes on by itself.
 var show_continue := true
@@ -39,7 +39,7 @@ func _init() -> void:
 	var next := Button.new()
 	next.name = "Next"
 	next.visible = false
-	next.text = "Começar o próximo ano"
+	next.text = Texts.t("Começar o próximo ano")
 	box.add_child(next)
 
 
@@ -63,26 +63,26 @@ func _ready() -> void:
 	_title.add_color_override("font_color", Color(1.0, 0.9, 0.55))
 	_reason_label.add_color_override("font_color", Color(0.7, 0.7, 0.75))
 	_title.text = "Sorteio"
-	_text.text = WAITING
+	_text.text = Texts.t(WAITING)
 	if Sorteio.is_bridge_failed():  # it failed before this scene connected
 		_on_error_occurred(Sorteio.bridge_error, "bridge_down")
 
 
 func _on_match_started(_match_seed: int, _deck: Dictionary, _snapshot: Dictionary) -> void:
 	_clear()
-	_title.text = "Começa o mandato"
+	_title.text = Texts.t("Começa o mandato")
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
 	_clear()
-	_title.text = "Ano %d" % year
+	_title.text = Texts.t("Ano %d") % year
 	var lines := []
 	for item in mandatory:
 		lines.append("- " + Texts.obligation(item))
 	_text.text = (
-		"Obrigatórias deste ano:\n" + PoolStringArray(lines).join("\n")
+		Texts.t("Obrigatórias deste ano:\n") + PoolStringArray(lines).join("\n")
 		if lines
-		else "Sem obrigatórias."
+		else Texts.t("Sem obrigatórias.")
 	)
 
 
@@ -91,7 +91,7 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 	_mode.text = Texts.mode_line(Sorteio.deck_info, card)
 	_title.text = card["titulo"]
 	_text.text = card["texto"]
-	_reason_label.text = "Por que esta carta: " + Texts.reason(reason)
+	_reason_label.text = Texts.t("Por que esta carta: ") + Texts.reason(reason)
 	var sides := ["Esquerda", "Direita"]
 	for position in range(option_order.size()):
 		var index: int = option_order[position]
@@ -102,7 +102,11 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 		label.size_flags_vertical = SIZE_EXPAND_FILL  # the taller text sets both sides' height
 		label.text = card["opcoes"][index]["texto"]
 		var button := Button.new()
-		button.text = sides[position] if position < sides.size() else "Opção %d" % (position + 1)
+		button.text = (
+			sides[position]
+			if position < sides.size()
+			else Texts.t("Opção %d") % (position + 1)
+		)
 		button.rect_min_size = Vector2(0, 40)
 		Signals.connect_all(button, self, {"pressed": "_on_option_pressed"}, [index])
 		side.add_child(label)
@@ -113,25 +117,28 @@ func _on_card_drawn(card: Dictionary, _slot: int, reason: Dictionary, option_ord
 func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void:
 	for side in _options.get_children():
 		side.get_child(1).disabled = true
-	_outcome.text = "Escolhida a opção %d." % (option + 1)
+	_outcome.text = Texts.t("Escolhida a opção %d.") % (option + 1)
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
 	_clear()
-	_title.text = "Fim do ano %d" % year
+	_title.text = Texts.t("Fim do ano %d") % year
 	var played := Texts.count(cards, "carta", "cartas")
-	_text.text = "%s neste ano%s." % [played, " (as elegíveis acabaram)" if short else ""]
+	_text.text = (
+		Texts.t("%s neste ano%s.")
+		% [played, Texts.t(" (as elegíveis acabaram)") if short else ""]
+	)
 	if show_continue and not Sorteio.is_match_over():
-		_next.text = "Começar o ano %d" % (year + 1)
+		_next.text = Texts.t("Começar o ano %d") % (year + 1)
 		_next.visible = true
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 	_clear()
-	_title.text = "Fim da partida"
+	_title.text = Texts.t("Fim da partida")
 	_text.text = Texts.ending(ending)
 	if show_continue:
-		_next.text = "Nova partida"
+		_next.text = Texts.t("Nova partida")
 		_next.visible = true
 
 
@@ -146,12 +153,14 @@ func _on_state_loaded(_snapshot: Dictionary, pending: Dictionary) -> void:
 func _on_error_occurred(message: String, code: String) -> void:
 	if code == "bridge_down":
 		_clear()
-		_title.text = "Sem as regras do sorteio"
-		_text.text = (
-			"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
-			+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+		_title.text = Texts.t("Sem as regras do sorteio")
+		_text.text = Texts.t(
+			(
+				"O jogo não conseguiu falar com as regras em Python. Confira se SORTEIO_PYTHON "
+				+ "(ou a configuração sorteio/python) aponta para um Python com o sorteio instalado."
+			)
 		)
-	_outcome.text = "Erro (%s): %s" % [code, message]
+	_outcome.text = Texts.t("Erro (%s): %s") % [code, message]
 
 
 func _on_option_pressed(index: int) -> void:

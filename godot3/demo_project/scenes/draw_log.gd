@@ -19,7 +19,7 @@ onready var _lines: RichTextLabel = $Lines
 
 func _init() -> void:
 	rect_min_size = Vector2(340, 0)
-	Nodes.add_label(self, "Title", "Registro do sorteio", false)
+	Nodes.add_label(self, "Title", Texts.t("Registro do sorteio"), false)
 	var lines := RichTextLabel.new()
 	lines.name = "Lines"
 	lines.size_flags_vertical = SIZE_EXPAND_FILL
@@ -44,7 +44,7 @@ func _ready() -> void:
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
 	var count := Texts.count(mandatory.size(), "obrigatória", "obrigatórias")
-	_add([["Ano %d" % year, HEADING], [" (%s)" % count, PLAIN]])
+	_add([[Texts.t("Ano %d") % year, HEADING], [" (%s)" % count, PLAIN]])
 
 
 func _on_card_drawn(card: Dictionary, slot: int, reason: Dictionary, _order: Array) -> void:
@@ -59,7 +59,11 @@ func _on_option_applied(_card_id: String, option: int, _meters, _actors) -> void
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
 	var played := Texts.count(cards, "carta", "cartas")
-	_add([["Fim do ano %d: %s%s" % [year, played, ", turno curto" if short else ""], PLAIN]])
+	var text := (
+		Texts.t("Fim do ano %d: %s%s")
+		% [year, played, Texts.t(", turno curto") if short else ""]
+	)
+	_add([[text, PLAIN]])
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
@@ -67,7 +71,7 @@ func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 
 
 func _on_error_occurred(_message: String, code: String) -> void:
-	_add([["Erro (%s): veja o cartão" % code, ERROR]])  # the message itself is on the card
+	_add([[Texts.t("Erro (%s): veja o cartão") % code, ERROR]])  # the message itself is on the card
 
 
 # One line from [text, color] parts, each added as text (add_text parses no BBCode).

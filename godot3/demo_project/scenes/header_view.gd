@@ -14,7 +14,7 @@ onready var _status: Label = $Status
 
 func _init() -> void:
 	Nodes.add_label(self, "Deck", "Sorteio")
-	Nodes.add_label(self, "Year", "Conectando ao sorteio...")
+	Nodes.add_label(self, "Year", Texts.t("Conectando ao sorteio..."))
 	Nodes.add_label(self, "Status")
 
 
@@ -38,7 +38,7 @@ func _ready() -> void:
 
 
 func _on_bridge_ready(kind: String) -> void:
-	_status.text = "Regras em Python, ponte: %s" % kind
+	_status.text = Texts.t("Regras em Python, ponte: %s") % kind
 
 
 func _on_match_started(match_seed: int, deck: Dictionary, _snapshot: Dictionary) -> void:
@@ -47,23 +47,26 @@ func _on_match_started(match_seed: int, deck: Dictionary, _snapshot: Dictionary)
 	var playable := int(deck.get("playable", cards))
 	var size := Texts.count(cards, "carta", "cartas")
 	if playable != cards:
-		size = "%s de %s" % [Texts.count(playable, "jogável", "jogáveis"), size]
-	_deck.text = "Baralho %s (%s), semente %d" % [deck["nome"], size, match_seed]
-	_year.text = "Ano 1 de 4"
+		size = Texts.t("%s de %s") % [Texts.count(playable, "jogável", "jogáveis"), size]
+	_deck.text = Texts.t("Baralho %s (%s), semente %d") % [deck["nome"], size, match_seed]
+	_year.text = Texts.t("Ano %d de 4") % 1
 
 
 func _on_turn_started(year: int, mandatory: Array) -> void:
 	var count := Texts.count(mandatory.size(), "obrigatória", "obrigatórias")
-	_year.text = "Ano %d de 4: %s" % [year, count]
+	_year.text = Texts.t("Ano %d de 4: %s") % [year, count]
 
 
 func _on_card_drawn(_card: Dictionary, slot: int, _reason: Dictionary, _order: Array) -> void:
-	_year.text = "Ano %d de 4, carta %d de %d" % [Sorteio.year, slot, _per_turn]
+	_year.text = Texts.t("Ano %d de 4, carta %d de %d") % [Sorteio.year, slot, _per_turn]
 
 
 func _on_turn_ended(year: int, cards: int, short: bool, _meters: Dictionary) -> void:
 	var played := Texts.count(cards, "carta", "cartas")
-	_year.text = "Ano %d encerrado: %s%s" % [year, played, " (turno curto)" if short else ""]
+	_year.text = (
+		Texts.t("Ano %d encerrado: %s%s")
+		% [year, played, Texts.t(" (turno curto)") if short else ""]
+	)
 
 
 func _on_match_ended(_reason: String, ending: Dictionary) -> void:
@@ -72,6 +75,6 @@ func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 
 func _on_error_occurred(_message: String, code: String) -> void:
 	if code == "bridge_down":  # not "Conectando..." next to the error
-		_year.text = "Sem conexão com as regras em Python"
+		_year.text = Texts.t("Sem conexão com as regras em Python")
 	_status.add_color_override("font_color", Color(1.0, 0.45, 0.4))
-	_status.text = "Erro (%s): veja o cartão" % code  # the message itself is on the card
+	_status.text = Texts.t("Erro (%s): veja o cartão") % code  # the message itself is on the card

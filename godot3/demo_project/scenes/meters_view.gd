@@ -6,6 +6,7 @@ extends VBoxContainer
 
 const Nodes = preload("res://scenes/nodes.gd")
 const Signals = preload("res://scenes/signals.gd")
+const Texts = preload("res://scenes/texts.gd")
 const DEFAULT_EMERGENCY_LIMIT := 10
 const DEFAULT_METER_LIMIT := 30
 const RED := Color(0.95, 0.3, 0.25)
@@ -21,7 +22,7 @@ onready var _rows: GridContainer = $Rows
 
 
 func _init() -> void:
-	Nodes.add_label(self, "Title", "Medidores", false)
+	Nodes.add_label(self, "Title", Texts.t("Medidores"), false)
 	Nodes.add_grid(self, "Rows", 3)
 
 

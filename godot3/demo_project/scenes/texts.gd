@@ -1,12 +1,23 @@
 extends Reference
-# Display texts (Portuguese). The sentences about the draw (why a card came, each mandatory
-# slot, how the match ended) come made from Python (`texto`, sorteio.wording), so the demo, the
-# CLI and the editor say the same thing; here they are only put in sentence form.
+# Display texts, in the run's language (issue 15 "One language"): t() reads the demo's catalog
+# i18n/<language>.po (msgid: the pt-BR text; the same msgids as the Godot 4 demo's
+# demo_project/i18n/ where both show the same text) in the language the addon chose
+# (sorteio_language.gd: the setting sorteio/language, auto = $SORTEIO_LANG, else the locale),
+# the one the rules' sentences come in too. The sentences about the draw (why a card came, each
+# mandatory slot, how the match ended) come made from Python (`texto`, sorteio.wording), so the
+# demo, the CLI and the editor say the same thing; here they are only put in sentence form.
+
+const Language = preload("res://addons/sorteio/sorteio_language.gd")
+
+
+# `message` (a msgid: the pt-BR text) in the run's language; unchanged when the catalog lacks it.
+static func t(message: String) -> String:
+	return Language.translated(message, "res://i18n/%s.po" % Language.language())
 
 
 static func count(amount: int, singular: String, plural: String) -> String:
-	# "1 carta", "2 cartas", "0 cartas": the number with the noun agreeing with it.
-	return "%d %s" % [amount, singular if amount == 1 else plural]
+	# "1 carta", "2 cartas", "0 cartas": the number with the noun agreeing with it (both msgids).
+	return "%d %s" % [amount, t(singular) if amount == 1 else t(plural)]
 
 
 static func name_of(deck: Dictionary, id: String) -> String:

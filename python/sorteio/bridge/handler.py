@@ -244,6 +244,9 @@ class RequestHandler:
         self.deck: Any = None
         self.deck_source: Optional[str] = None
         self.names: Names = Names({}, {}, {}, {})
+        # Validate a deck's cards in pieces (``load_deck(in_pieces=True)``): the in-process
+        # bridge's work thread sets it, so the game's frame gets the GIL between pieces.
+        self.load_in_pieces = False
         self.engine: Any = None
         self.seed: Optional[int] = None
         self._methods: Dict[str, Callable[[Dict[str, Any]], Dict[str, Any]]] = {
@@ -482,7 +485,7 @@ class RequestHandler:
                 _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
                                                                         seed=seed),
             )
-        deck = load_deck(source or None)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -541,7 +544,7 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST,
                                _("saved 'deck' must be a path, a name or null"))
-        deck = load_deck(source or None)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)

@@ -21,12 +21,21 @@ that long in one frame. Instead the caller registers ``notify(key, callback)`` o
 on its own side (Godot: a ``Semaphore`` whose ``post`` is the callback, checked each frame with
 ``try_wait``, no Python call); the callback is called, from the work thread or from the caller's
 own ``take``, once ``take(key)`` has the reply.
+
+The long C calls themselves are split so the work thread lets go of the GIL often (issue 13):
+the deck file's regex searches run window by window (``jsonfile.search_windowed``), the cards
+are validated in pieces (``load_deck(in_pieces=True)``), a slow job runs with the garbage
+collector off and ends with ``gc.freeze()`` (below, ``_without_gc``), and the previous match is
+freed in pieces in a thread of its own (``release_in_pieces``) instead of at once in the
+caller's thread when the new one replaces it.
 """
 
 import collections
 import contextlib
+import gc
 import threading
-from typing import Any, Callable, Deque, Dict, Optional, Tuple
+import time
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from . import protocol
 from .handler import Job, Outcome, RequestHandler, reply_text
@@ -41,6 +50,7 @@ class InProcessBridge:
 
     def __init__(self, engine_cls: Any = None, threaded: bool = True) -> None:
         self.handler = RequestHandler(token=None, engine_cls=engine_cls)
+        self.handler.load_in_pieces = threaded
         self.threaded = threaded
         self._waiting: Deque[Tuple[int, Job]] = collections.deque()
         # (key, job, box): box = [Outcome, done]; the work thread fills it under _lock.
@@ -104,7 +114,12 @@ class InProcessBridge:
                 if not box[1]:
                     return
             self._running = None
-            self._answer(key, job.finish(box[0]))
+            previous = self._match()
+            reply = job.finish(box[0])
+            if self._match()[1] is not previous[1]:  # a new match replaced it: free it aside
+                self._release(previous)
+            del previous
+            self._answer(key, reply)
         while self._waiting:
             key, job = self._waiting.popleft()
             if job.slow and self.threaded:
@@ -122,13 +137,108 @@ class InProcessBridge:
         if callback is not None:
             _call_quietly(callback)
 
+    def _match(self) -> Tuple[Any, Any, Any]:
+        return self.handler.deck, self.handler.engine, self.handler.names
+
+    def _release(self, previous: Tuple[Any, Any, Any]) -> None:
+        # Freeing a 30,000-card match at once is ~0.5 s of deallocation in one C call chain:
+        # taken apart in a thread instead, in pieces, so the game's frame gets the GIL between.
+        box = list(previous)
+        keep = _big_containers(self._match())
+        threading.Thread(target=release_in_pieces, args=(box, keep),
+                         name="sorteio-release", daemon=True).start()
+
     def _run_into(self, key: int, job: Job, box: list) -> None:
-        outcome = job.run()  # Job.run never raises: its exception comes back in the Outcome
+        with _without_gc():
+            outcome = job.run()  # never raises: its exception comes back in the Outcome
         with self._lock:
             box[0], box[1] = outcome, True
             callback = self._callbacks.pop(key, None)
         if callback is not None:
             _call_quietly(callback)  # take(key) now finishes it and answers
+
+
+_gc_lock = threading.Lock()  # two bridges' work threads must not interleave their gc toggles
+
+
+@contextlib.contextmanager
+def _without_gc() -> Iterator[None]:
+    """Run a slow job with the cyclic garbage collector off, then ``gc.freeze()``.
+
+    A 30,000-card match is over a million tracked objects; a full collection walks them all in
+    one C call that keeps the GIL (hundreds of ms: a frame waits for it), and re-enabled after
+    the build the collector soon runs one. Freezing moves every object alive now (the new match
+    included) to the permanent generation, which later collections skip. It is process-wide:
+    the game's other Python objects alive then are frozen too. A frozen object that ends in a
+    reference cycle is never freed, which is acceptable here: a match has no cycles (it is freed
+    by reference counting, ``gc.collect()`` finds nothing after dropping one), and the objects
+    frozen at once are those of the one process-long interpreter. The collector is re-enabled
+    only if it was on (a game that turned it off keeps it off)."""
+    with _gc_lock:
+        enabled = gc.isenabled()
+        gc.disable()
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            gc.freeze()
+            if enabled:
+                gc.enable()
+
+
+PIECE = 200  # items freed between two chances for another thread to take the GIL (~2-7 ms)
+BIG = 1000  # containers with fewer items are freed whole, at the end
+
+
+def _big_containers(roots: Iterable[Any]) -> Set[int]:
+    """The ids of the big lists and dicts reachable from ``roots`` (see ``_walk``)."""
+    return {id(found) for found in _walk(list(roots))}
+
+
+def _walk(roots: List[Any]) -> Iterator[Any]:
+    """Lists and dicts of more than ``BIG`` items reachable from ``roots`` through sorteio's own
+    objects' attributes and through containers (not into the items of big ones: freeing those
+    frees their items)."""
+    seen: Set[int] = set()
+    stack = [(root, 0) for root in roots]
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen or depth > 4:
+            continue
+        seen.add(id(node))
+        if isinstance(node, (list, dict)):
+            if len(node) > BIG:
+                yield node
+                continue
+            values: Iterable[Any] = node.values() if isinstance(node, dict) else node
+        elif isinstance(node, tuple):
+            values = node
+        elif type(node).__module__.startswith("sorteio") and hasattr(node, "__dict__"):
+            values = vars(node).values()
+        else:
+            continue
+        stack.extend((value, depth + 1) for value in values)
+
+
+def release_in_pieces(box: list, keep: Optional[Set[int]] = None) -> None:
+    """Free the objects in ``box`` (emptied) by emptying their big lists and dicts ``PIECE``
+    items at a time, letting other threads take the GIL between pieces. Containers whose id is
+    in ``keep`` (the new match's, should it share one) are left alone. Never raises."""
+    try:
+        for container in list(_walk(box)):
+            if id(container) in (keep or ()):
+                continue  # the new match's too: not ours to empty
+            while container:
+                if isinstance(container, list):
+                    del container[-PIECE:]
+                else:
+                    for _ in range(min(PIECE, len(container))):
+                        container.popitem()
+                time.sleep(0)  # lets a thread waiting for the GIL (the game's frame) run now
+    except Exception:  # not expected; the rest is freed whole below
+        pass
+    finally:
+        box.clear()
 
 
 def _call_quietly(callback: Callable[[], Any]) -> None:

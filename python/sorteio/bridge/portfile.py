@@ -1,4 +1,5 @@
-"""The socket server's files: the port file (port, token, pid) and the start-up error file.
+"""The socket server's files: the port file (port, token, pid) and the start-up error file;
+and the removal of a gone game's files (``--game-files``).
 
 Both may live where other local users can write (issue 10: a symlink planted at
 ``<port-file>.tmp`` made the server truncate a file of the user running it), so nothing here
@@ -11,7 +12,7 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Tuple
+from typing import Iterable, Tuple
 
 
 def make_private_dirs(folder: Path) -> None:
@@ -76,3 +77,27 @@ def write_error_file(path: str, text: str) -> None:
         fd = os.open(path, flags, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
+
+
+def remove_game_files(prefixes: Iterable[str]) -> int:
+    """Remove the files whose path starts with one of ``prefixes`` (an absolute folder path and
+    the start of a file name, e.g. ``/home/me/.local/share/godot/app_userdata/G/sorteio_deck_42_``):
+    a game's deck copies, port and error files, once that game is gone. Only entries directly in
+    that folder and never a folder (a symlink is removed, not followed). Returns how many were
+    removed; what cannot be removed (already gone, no permission) is left, silently."""
+    removed = 0
+    for prefix in prefixes:
+        folder, start = os.path.split(prefix)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if not entry.name.startswith(start):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    continue
+                os.remove(entry.path)
+                removed += 1
+    return removed

@@ -8,9 +8,16 @@ is given with ``--token`` or, better, generated here and written with the port t
 Robustness: a malformed frame or request gets an error reply and the connection goes on; a wrong
 token gets an error reply and the connection is closed; an oversized frame closes the connection
 (its body cannot be skipped safely); a client that disconnects mid-frame is dropped. The server
-serves on in every case. With ``--parent-pid`` it exits when that process is gone, so a game that
-crashed does not leave it running. SIGTERM and SIGINT stop it cleanly (the port file, which holds
-the token, is removed on the way out).
+serves on in every case. With ``--parent-pid`` it exits when that process is gone (checked every
+``PARENT_POLL`` s; a zombie counts as gone), so a game that crashed does not leave it running.
+SIGTERM and SIGINT stop it cleanly (the port file, which holds the token, is removed on the way
+out).
+
+With ``--game-files PREFIX`` (any number of them; needs ``--parent-pid``) it also removes, once the
+game is gone, the game's files whose path starts with ``PREFIX`` (its ``user://`` deck copies,
+port and error files: a game killed with SIGKILL removes none of its own), then exits; a game
+already gone when it starts makes it remove them and exit 2, writing no error file (no one is
+left to read it).
 
 Other local users cannot lock the game out: a connection must send a request with the token
 within ``AUTH_TIMEOUT`` s of connecting or it is closed, and at most ``MAX_PENDING`` connections
@@ -34,7 +41,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import SorteioError
 from . import protocol
@@ -42,6 +49,7 @@ from .handler import Job, Outcome, RequestHandler
 from .portfile import (
     create_new,
     make_private_dirs,
+    remove_game_files,
     remove_port_file,
     write_error_file,
     write_port_file,
@@ -55,7 +63,7 @@ WORK_TIMEOUT = 30.0  # seconds a slow request (new_match, load) may take, waitin
 WORK_THREADS = 2  # slow requests running at once (the rest wait their turn)
 LOG_INTERVAL = 10.0  # seconds between two lines about the same kind of asyncio error
 CLOSE_TIMEOUT = 5.0  # seconds a closing socket may take to flush before it is aborted
-PARENT_POLL = 0.5  # seconds between checks that the parent process is alive
+PARENT_POLL = 0.25  # seconds between checks that the parent process is alive
 PID_LIMIT = 2**31  # a PID is a positive C int
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
 
@@ -64,19 +72,33 @@ class BridgeError(SorteioError):
     """The server cannot start as asked (a user error: one line, exit code 2, no traceback)."""
 
 
+class GameGone(BridgeError):
+    """``--game-files`` was given and the game (``--parent-pid``) is already gone: its files
+    were removed; the server exits 2 and writes no error file."""
+
+
 def check_options(
-    host: str, port: int, port_file: Optional[str], parent_pid: Optional[int]
+    host: str,
+    port: int,
+    port_file: Optional[str],
+    parent_pid: Optional[int],
+    game_files: Sequence[str] = (),
 ) -> None:
-    """Refuse, before binding anything, what would otherwise end in a traceback."""
+    """Refuse, before binding anything, what would otherwise end in a traceback. A game already
+    gone with ``game_files``: its files are removed and ``GameGone`` is raised."""
+    # The game first: once it is gone, no other mistake is worth an error file no one reads.
+    if parent_pid is not None and parent_pid != 0 and not 0 < parent_pid < PID_LIMIT:
+        raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
+    check_game_files(game_files, parent_pid)
+    if parent_pid and not _process_alive(parent_pid):
+        if game_files:
+            remove_game_files(game_files)
+            raise GameGone(f"--parent-pid {parent_pid}: the game is gone, its files removed")
+        raise BridgeError(f"--parent-pid {parent_pid}: no such process")
     if host not in LOOPBACK:
         raise BridgeError(f"the bridge serves on the loopback interface only, not {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise BridgeError(f"--port must be from 0 to 65535 (0 picks a free one), not {port}")
-    if parent_pid is not None and parent_pid != 0:
-        if not 0 < parent_pid < PID_LIMIT:
-            raise BridgeError(f"--parent-pid must be a process id, not {parent_pid}")
-        if not _process_alive(parent_pid):
-            raise BridgeError(f"--parent-pid {parent_pid}: no such process")
     if port_file:
         check_port_file(port_file)
 
@@ -95,14 +117,38 @@ def check_port_file(path: str) -> None:
         raise BridgeError(f"cannot write the port file {path}: {exc.strerror or exc}") from None
 
 
+def check_game_files(game_files: Sequence[str], parent_pid: Optional[int]) -> None:
+    """Each ``--game-files`` prefix is an absolute path ending in the start of a file name (a
+    folder alone would mean every file in it), and they need the game's ``--parent-pid``."""
+    if game_files and not parent_pid:
+        raise BridgeError("--game-files needs --parent-pid (the game whose files they are)")
+    for prefix in game_files:
+        if not os.path.isabs(prefix) or not os.path.basename(prefix):
+            raise BridgeError(
+                "--game-files takes an absolute path ending in the start of a file name "
+                f"(e.g. /home/me/game/sorteio_deck_42_), not {prefix!r}"
+            )
+
+
 def _process_alive(pid: int) -> bool:
+    """False once ``pid`` is gone; a zombie (dead, not yet reaped by its parent: Linux's
+    /proc/PID/stat says Z or X) is gone too. Elsewhere: whether signal 0 reaches it."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            # "pid (name) S ...": the name may hold spaces and parentheses; the state follows
+            # the last ")".
+            state = stat.read().rpartition(")")[2].split()[:1]
+    except FileNotFoundError:
+        return not os.path.isdir("/proc/self")  # no /proc here: signal 0 said it is there
+    except OSError:
         return True
-    return True
+    return state not in (["Z"], ["X"])
 
 
 def pending_limit() -> int:
@@ -313,9 +359,13 @@ class BridgeServer:
 async def _watch_parent(pid: int, stop: asyncio.Event) -> None:
     # When the parent is our own parent, also notice being re-parented (it died, maybe a zombie).
     own_parent = os.getppid() == pid
-    while _process_alive(pid) and (not own_parent or os.getppid() == pid):
+    while not _game_gone(pid, own_parent):
         await asyncio.sleep(PARENT_POLL)
     stop.set()
+
+
+def _game_gone(pid: int, own_parent: bool) -> bool:
+    return not _process_alive(pid) or (own_parent and os.getppid() != pid)
 
 
 async def serve_async(
@@ -330,14 +380,18 @@ async def serve_async(
     engine_cls: object = None,
     handle_signals: bool = False,
     announce: bool = False,
+    game_files: Sequence[str] = (),
 ) -> None:
     """Serve until ``stop`` is set or the parent process is gone (runs forever otherwise).
 
     ``handle_signals`` (main thread only): SIGTERM and SIGINT set ``stop``, so the server closes
     and removes its port file. ``announce``: print one line to stderr saying where it listens
     and where the token is (the token itself when there is no port file), for a person who
-    started it by hand. ``BridgeError`` when it cannot start as asked."""
-    check_options(host, port, port_file, parent_pid)
+    started it by hand. ``game_files``: prefixes of the files of the game (``parent_pid``)
+    removed once it is gone, whatever stopped the server (see the module docstring).
+    ``BridgeError`` when it cannot start as asked."""
+    check_options(host, port, port_file, parent_pid, game_files)
+    own_parent = bool(parent_pid) and os.getppid() == parent_pid
     token = token or secrets.token_hex(16)
     bridge = BridgeServer(RequestHandler(token=token, engine_cls=engine_cls), log=log)
     try:
@@ -377,6 +431,10 @@ async def serve_async(
             loop.remove_signal_handler(signum)
         if written is not None:
             remove_port_file(port_file, written)
+        # Stopped because the game is gone (the watch, or a frozen server's parent-death SIGTERM):
+        # nothing of the game will remove its files now. A game that stopped us keeps them.
+        if game_files and _game_gone(parent_pid, own_parent):
+            remove_game_files(game_files)
         bridge.say("stopped")
 
 
@@ -409,11 +467,12 @@ def serve(
     parent_pid: Optional[int] = None,
     log: bool = False,
     announce: bool = True,
+    game_files: Sequence[str] = (),
 ) -> None:
     """Blocking entry point for ``sorteio serve``: serve until SIGTERM / SIGINT or the parent is
-    gone. ``announce``: print the one ``listening on`` line to stderr. ``BridgeError`` (before
-    serving) when it cannot start as asked."""
-    check_options(host, port, port_file, parent_pid)
+    gone. ``announce``: print the one ``listening on`` line to stderr. ``game_files``: see
+    ``serve_async``. ``BridgeError`` (before serving) when it cannot start as asked."""
+    check_options(host, port, port_file, parent_pid, game_files)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(
             serve_async(
@@ -425,6 +484,7 @@ def serve(
                 log,
                 handle_signals=True,
                 announce=announce,
+                game_files=game_files,
             )
         )
 
@@ -441,6 +501,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--port-file", default=None, help="write {port, token, pid} here (JSON, mode 0600)"
     )
     parser.add_argument("--parent-pid", type=int, default=None, help="exit when this PID is gone")
+    parser.add_argument(
+        "--game-files",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="once the --parent-pid game is gone, remove its files whose path starts with PREFIX "
+        "(an absolute path; repeatable)",
+    )
     parser.add_argument("--log", action="store_true", help="log connections to stderr")
     return parser
 
@@ -465,11 +533,18 @@ def main(argv: Optional[List[str]] = None, error_file: Optional[str] = None) -> 
         # Launched by the Godot node (a port file and a parent): quiet. By hand: say where.
         announce = not (args.port_file and args.parent_pid)
         serve(
-            args.host, args.port, args.token, args.port_file, args.parent_pid, args.log, announce
+            args.host,
+            args.port,
+            args.token,
+            args.port_file,
+            args.parent_pid,
+            args.log,
+            announce,
+            game_files=args.game_files,
         )
     except BridgeError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        if error_file:
+        if error_file and not isinstance(exc, GameGone):
             write_error_file(error_file, f"error: {exc}")
         return 2
     return 0

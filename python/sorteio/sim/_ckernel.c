@@ -34,12 +34,14 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 #define popcount64(x) __builtin_popcountll(x)
 #define ctz64(x) __builtin_ctzll(x)
 /* n >= 1 */
 #define bit_length(n) (64 - __builtin_clzll(n))
 #else
 #define ALWAYS_INLINE inline
+#define LIKELY(x) (x)
 static int popcount64(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
@@ -84,12 +86,15 @@ static int bit_length(uint64_t n) {
 #define MT_LANES 32
 #define MTW(mt, i) ((mt)[(size_t)(i) * MT_LANES])
 
+#define MT_READY 128 /* < MT_N - MT_M: these words read only words not yet regenerated */
+
 typedef struct {
-    uint32_t *mt;  /* word 0 of this generator's lane: word i at MTW(mt, i) */
-    uint32_t *out; /* its first `ready` outputs, already tempered (mt_seed_all), same stride */
-    int index;     /* next word to read, as CPython's; MT_N: regenerate first */
-    int twisted;   /* words 0..twisted-1 of this generation are regenerated */
-    int ready;     /* outputs 0..ready-1 of the first generation are in `out` */
+    uint32_t *mt;    /* word 0 of this generator's lane: word i at MTW(mt, i) */
+    const uint32_t *cur, *stop; /* the ring's outputs still to read: a pointer bump per word */
+    int index;       /* next word of mt to read, as CPython's, once the ring is read; MT_N:
+                        regenerate first */
+    int twisted;     /* words 0..twisted-1 of this generation are regenerated */
+    uint32_t ring[MT_READY]; /* the first outputs, tempered by mt_seed_all, in a row */
 } Mt;
 
 static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
@@ -127,7 +132,7 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     }
     MTW(mt, 0) = 0x80000000U;
     g->index = g->twisted = MT_N;
-    g->ready = 0;
+    g->cur = g->stop = g->ring; /* nothing tempered ahead */
 }
 
 /* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
@@ -146,6 +151,18 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
 #define HOT_CLONES
 #endif
 
+/* BMI2's pdep picks the k-th set bit in one instruction where it is fast: Intel from Haswell,
+ * AMD from Zen 3 (Zen 1-2 run it in microcode, ~250 cycles; pdep_is_fast checks). The portable
+ * select stays built beside it, for other CPUs and for the tests (set_portable). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(SORTEIO_NO_PDEP)
+#define HAVE_PDEP 1
+#include <cpuid.h>
+#include <immintrin.h>
+#define PDEP_TARGET __attribute__((target("popcnt,lzcnt,bmi,bmi2")))
+#else
+#define HAVE_PDEP 0
+#endif
+
 /* All MT_LANES lanes of `buf` seeded at once, lane l with the key (k0[l]) when len[l] == 1 or
  * (k0[l], k1[l]) when len[l] == 2, exactly as mt_seed; then the first MT_READY words of the first
  * generation regenerated (mt_twist's loop, all lanes side by side) and their outputs tempered
@@ -153,7 +170,6 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
  * from its player's. init_by_array's first loop reads init_genrand's words (the same for every
  * lane) for its first 623 steps; key word j of step s is s mod len, added with j. */
 #define MT_BLOCK 64
-#define MT_READY 128 /* < MT_N - MT_M: these words read only words not yet regenerated */
 SIMD_CLONES
 static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
                         const uint32_t *restrict k0, const uint32_t *restrict k1,
@@ -201,11 +217,12 @@ static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
 }
 
 /* The generator of lane `lane` of a buffer seeded by mt_seed_all. */
-static void mt_lane(Mt *g, uint32_t *buf, uint32_t *out, int lane) {
+static void mt_lane(Mt *g, uint32_t *buf, const uint32_t *out, int lane) {
     g->mt = buf + lane;
-    g->out = out + lane;
-    g->index = 0;
-    g->twisted = g->ready = MT_READY;
+    for (int i = 0; i < MT_READY; i++) g->ring[i] = MTW(out + lane, i);
+    g->cur = g->ring;
+    g->stop = g->ring + MT_READY;
+    g->index = g->twisted = MT_READY;
 }
 
 /* CPython regenerates all 624 words at once when they run out; a match reads ~100, so words are
@@ -230,11 +247,11 @@ static void mt_twist(Mt *g) {
     g->twisted = kk;
 }
 
-static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
+/* Past the ring: the words regenerated MT_BLOCK at a time, tempered one by one. */
+static uint32_t mt_next_slow(Mt *g) {
     uint32_t y;
-    if (g->index < g->ready) return MTW(g->out, g->index++);
     if (g->index >= g->twisted) {
-        if (g->index >= MT_N) g->index = g->twisted = g->ready = 0; /* a new generation */
+        if (g->index >= MT_N) g->index = g->twisted = 0; /* a new generation */
         mt_twist(g);
     }
     y = MTW(g->mt, g->index);
@@ -244,6 +261,11 @@ static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
     y ^= (y << 15) & 0xefc60000U;
     y ^= (y >> 18);
     return y;
+}
+
+static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
+    if (LIKELY(g->cur != g->stop)) return *g->cur++;
+    return mt_next_slow(g);
 }
 
 /* random.getrandbits(k), 1 <= k <= 64. */
@@ -617,7 +639,18 @@ static ALWAYS_INLINE int select64(uint64_t v, int r) {
     return pos + ctz64(v);
 }
 
-static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
+/* The same with BMI2's pdep: deposit bit r into v's set bits. A call, not inlined, from code
+ * built without BMI2; the PDEP copies of play_one (built for x86-64-v3) inline it. */
+#if HAVE_PDEP
+__attribute__((target("bmi2"))) static inline int select64_pdep(uint64_t v, int r) {
+    return (int)__builtin_ctzll(_pdep_u64(1ULL << r, v));
+}
+#define SELECT(v, r, pdep) ((pdep) ? select64_pdep((v), (r)) : select64((v), (r)))
+#else
+#define SELECT(v, r, pdep) ((void)(pdep), select64((v), (r)))
+#endif
+
+static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r, const int pdep) {
     for (int w = 0; w < words; w++) {
         uint64_t v = x[w];
         int c = popcount64(v);
@@ -625,7 +658,7 @@ static ALWAYS_INLINE int kth_set_bit(const uint64_t *x, int words, uint64_t r) {
             r -= (uint64_t)c;
             continue;
         }
-        return w * 64 + select64(v, (int)r);
+        return w * 64 + SELECT(v, (int)r, pdep);
     }
     return -1; /* unreachable when r < popcount(x) */
 }
@@ -645,9 +678,9 @@ static ALWAYS_INLINE int any_bit(const uint64_t *x, int words) {
 #define HAS(x, c) (((x)[(c) >> 6] >> ((c)&63)) & 1U)
 
 /* candidates[rng.below(len(candidates))] in deck order (engine._pick). */
-static ALWAYS_INLINE int pick(Mt *g, const uint64_t *cand, int words) {
+static ALWAYS_INLINE int pick(Mt *g, const uint64_t *cand, int words, const int pdep) {
     long long n = count_bits(cand, words);
-    return kth_set_bit(cand, words, mt_below(g, (uint64_t)n));
+    return kth_set_bit(cand, words, mt_below(g, (uint64_t)n), pdep);
 }
 
 /* -- the keyed draw (sorteio/keyed.py, bit for bit): the per-card study's pairs ------------------
@@ -678,13 +711,25 @@ static ALWAYS_INLINE int keyed_below(uint64_t key, int i, int n) {
 }
 
 /* keyed.first_in: the first proposal of key's stream in cand (non-empty). */
-static ALWAYS_INLINE int keyed_pick(const uint64_t *cand, int words, uint64_t key, int n_cards) {
-    if (count_bits(cand, words) == 1) return kth_set_bit(cand, words, 0);
-    for (uint64_t j = key;;) {
-        j += GOLDEN;
-        int c = (int)mulhi_small(mix64(j), (uint64_t)n_cards);
-        if (HAS(cand, c)) return c;
+/* The first proposal of key's stream in cand (non-empty), four proposals at a time: a small pool
+ * takes tens of proposals, each independent of the last, so the CPU works on four at once. */
+static ALWAYS_INLINE int keyed_first(const uint64_t *cand, uint64_t key, int n_cards) {
+    const uint64_t n = (uint64_t)n_cards;
+    for (uint64_t j = key;; j += 4 * GOLDEN) {
+        const int c1 = (int)mulhi_small(mix64(j + GOLDEN), n);
+        const int c2 = (int)mulhi_small(mix64(j + 2 * GOLDEN), n);
+        const int c3 = (int)mulhi_small(mix64(j + 3 * GOLDEN), n);
+        const int c4 = (int)mulhi_small(mix64(j + 4 * GOLDEN), n);
+        if (HAS(cand, c1)) return c1;
+        if (HAS(cand, c2)) return c2;
+        if (HAS(cand, c3)) return c3;
+        if (HAS(cand, c4)) return c4;
     }
+}
+
+static ALWAYS_INLINE int keyed_pick(const uint64_t *cand, int words, uint64_t key, int n_cards) {
+    if (count_bits(cand, words) == 1) return kth_set_bit(cand, words, 0, 0);
+    return keyed_first(cand, key, n_cards);
 }
 
 /* Plays one match; `steps` (trace) gets (card, order, option, mandatory) tuples when not NULL.
@@ -761,11 +806,14 @@ static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
     return option;
 }
 
-HOT_CLONES
-static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,
-                    PyObject *steps, int *out_year, int *out_zeroed, const int tally,
-                    const int keyed, const uint64_t mk) {
-    const int W = d->words, NM = d->n_meters, NA = d->n_actors;
+/* play_one's body, inlined into one copy per deck width (W = 1 or 2 words: decks up to 127
+ * cards, the loops over words unrolled; any other width read from the deck) and per select
+ * (PDEP: the k-th set bit with BMI2's pdep, else popcounts and a short loop). */
+static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player,
+                                       int policy, PyObject *steps, int *out_year,
+                                       int *out_zeroed, const int tally, const int keyed,
+                                       const uint64_t mk, const int W, const int PDEP) {
+    const int NM = d->n_meters, NA = d->n_actors;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
     memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
@@ -827,7 +875,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
             for (int w = 0; w < W; w++) k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
             if (any_bit(k->pool, W)) {
                 c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_EM, m), d->n_cards)
-                          : pick(gen, k->pool, W);
+                          : pick(gen, k->pool, W, PDEP);
                 k->reserved[c >> 6] |= 1ULL << (c & 63);
                 k->picked[c >> 6] |= 1ULL << (c & 63);
             }
@@ -870,7 +918,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                     k->pool[w] = atk[w] & k->eligible[w] & ~k->reserved[w];
                 if (any_bit(k->pool, W)) {
                     c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_ACT, a), d->n_cards)
-                              : pick(gen, k->pool, W);
+                              : pick(gen, k->pool, W, PDEP);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
                     k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
@@ -895,7 +943,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                     k->pool[w] = lk[w] & k->eligible[w] & ~k->reserved[w];
                 if (any_bit(k->pool, W)) {
                     c = keyed ? keyed_pick(k->pool, W, family_key(mk, year, KEY_MET, m), d->n_cards)
-                              : pick(gen, k->pool, W);
+                              : pick(gen, k->pool, W, PDEP);
                     k->reserved[c >> 6] |= 1ULL << (c & 63);
                     k->picked[c >> 6] |= 1ULL << (c & 63);
                 }
@@ -966,15 +1014,9 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                 const long long n_draw = n_fresh ? n_fresh : n_pool;
                 uint64_t r = 0;
                 if (keyed && n_draw > 1) { /* keyed.first_in over the same pool */
-                    for (uint64_t j = family_key(mk, year, KEY_SLOT, slot);;) {
-                        j += GOLDEN;
-                        int c = (int)mulhi_small(mix64(j), (uint64_t)d->n_cards);
-                        if (HAS(k->eligible, c) && !HAS(k->reserved, c) &&
-                            !((k->excluded[c >> 6] & keep_out) >> (c & 63) & 1)) {
-                            card = c;
-                            break;
-                        }
-                    }
+                    for (int w = 0; w < W; w++)
+                        k->pool[w] = k->eligible[w] & ~k->reserved[w] & ~(k->excluded[w] & keep_out);
+                    card = keyed_first(k->pool, family_key(mk, year, KEY_SLOT, slot), d->n_cards);
                 } else if (!keyed) {
                     r = mt_below(gen, (uint64_t)n_draw);
                 }
@@ -985,7 +1027,7 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
                         r -= (uint64_t)c;
                         continue;
                     }
-                    card = w * 64 + select64(v, (int)r);
+                    card = w * 64 + SELECT(v, (int)r, PDEP);
                     break;
                 }
                 int md = d->mode_of[card];
@@ -1151,6 +1193,51 @@ static int play_one(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int po
     return 0;
 }
 
+typedef int (*PlayOne)(const CDeck *, Work *, Acc *, Mt *, Mt *, int, PyObject *, int *, int *,
+                       const int, const int, const uint64_t);
+#define PLAY_ONE(name, attr, w, pdep)                                                              \
+    attr static int name(const CDeck *d, Work *k, Acc *t, Mt *gen, Mt *player, int policy,        \
+                         PyObject *steps, int *out_year, int *out_zeroed, const int tally,         \
+                         const int keyed, const uint64_t mk) {                                     \
+        return play_one_body(d, k, t, gen, player, policy, steps, out_year, out_zeroed, tally,     \
+                             keyed, mk, (w), (pdep));                                              \
+    }
+PLAY_ONE(play_w1, HOT_CLONES, 1, 0)
+PLAY_ONE(play_w2, HOT_CLONES, 2, 0)
+PLAY_ONE(play_wn, HOT_CLONES, d->words, 0)
+#if HAVE_PDEP
+PLAY_ONE(play_w1_pdep, PDEP_TARGET, 1, 1)
+PLAY_ONE(play_w2_pdep, PDEP_TARGET, 2, 1)
+PLAY_ONE(play_wn_pdep, PDEP_TARGET, d->words, 1)
+#endif
+
+/* -1: not checked yet; set_portable(True) makes it 0 (the tests run both paths). */
+static int use_pdep = -1;
+
+static int pdep_is_fast(void) {
+#if HAVE_PDEP
+    unsigned a, b, c, dx;
+    if (!__builtin_cpu_supports("bmi2") || !__get_cpuid(0, &a, &b, &c, &dx)) return 0;
+    /* "AuthenticAMD" / "HygonGenuine": ebx, edx, ecx spell the vendor */
+    const int amd = (b == 0x68747541U && dx == 0x69746e65U) || (b == 0x6f677948U);
+    if (!amd) return 1;
+    __get_cpuid(1, &a, &b, &c, &dx);
+    const unsigned family = ((a >> 8) & 0xfU) + ((a >> 20) & 0xffU);
+    return family >= 0x19; /* Zen 3 on */
+#else
+    return 0;
+#endif
+}
+
+/* play_one for this deck's width, on this CPU. */
+static PlayOne play_one_for(const CDeck *d) {
+    if (use_pdep < 0) use_pdep = pdep_is_fast();
+#if HAVE_PDEP
+    if (use_pdep) return d->words == 1 ? play_w1_pdep : d->words == 2 ? play_w2_pdep : play_wn_pdep;
+#endif
+    return d->words == 1 ? play_w1 : d->words == 2 ? play_w2 : play_wn;
+}
+
 static PyObject *ll_list(const long long *x, Py_ssize_t n) {
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
@@ -1192,6 +1279,7 @@ static PyObject *play(PyObject *self, PyObject *args) {
     deck_here.n_slots = pv[0], deck_here.cap = pv[1], deck_here.meter_limit = pv[2];
     deck_here.em_limit = pv[3], deck_here.mode_limit = pv[4];
     free(pv);
+    const PlayOne play_one = play_one_for(d);
     if (trace == Py_None) trace = NULL;
     else if (!PyList_Check(trace)) {
         PyErr_SetString(PyExc_TypeError, "trace must be a list or None");
@@ -1450,7 +1538,7 @@ static PyObject *getrandbits_seq(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
     uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
-    if (g != NULL) g->mt = g->out = words;
+    if (g != NULL) g->mt = words;
     if (k != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         out = PyList_New(n);
@@ -1485,7 +1573,7 @@ static PyObject *below_seq(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     Mt *g = (Mt *)malloc(sizeof(Mt));
     uint32_t *words = (uint32_t *)malloc((size_t)MT_N * MT_LANES * sizeof(uint32_t));
-    if (g != NULL) g->mt = g->out = words;
+    if (g != NULL) g->mt = words;
     if (fast != NULL && g != NULL && words != NULL) {
         mt_seed(g, key, (size_t)len);
         Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -1521,6 +1609,25 @@ static PyObject *set_profile(PyObject *self, PyObject *args) {
     return PyLong_FromLong(was);
 }
 
+/* set_portable(flag) -> previous flag: True plays with the portable select even where pdep is
+ * fast (the tests run the kernel both ways; the benchmark compares them). */
+static PyObject *set_portable(PyObject *self, PyObject *args) {
+    (void)self;
+    int portable;
+    if (!PyArg_ParseTuple(args, "p", &portable)) return NULL;
+    if (use_pdep < 0) use_pdep = pdep_is_fast();
+    const int was = use_pdep != 1;
+    use_pdep = portable ? 0 : pdep_is_fast();
+    return PyBool_FromLong(was);
+}
+
+/* uses_pdep() -> True when play picks set bits with pdep (a fast pdep, not set_portable). */
+static PyObject *uses_pdep(PyObject *self, PyObject *args) {
+    (void)self, (void)args;
+    if (use_pdep < 0) use_pdep = pdep_is_fast();
+    return PyBool_FromLong(use_pdep == 1);
+}
+
 /* below_many(seed, n, count, per_match) -> sum of `count` draws of Rng.below(n): what the random
  * player's choices cost, timed alone by the benchmark. The generator restarts from its first
  * (pre-tempered, as in play) word every `per_match` draws, as a match's player does. */
@@ -1552,6 +1659,8 @@ static PyObject *below_many(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"set_profile", set_profile, METH_VARARGS, "Benchmark breakdown mode (bench_kernels.py)."},
+    {"set_portable", set_portable, METH_VARARGS, "Portable select even with a fast pdep (tests)."},
+    {"uses_pdep", uses_pdep, METH_NOARGS, "True when the kernel selects bits with pdep."},
     {"below_many", below_many, METH_VARARGS, "Sum of count Rng.below(n) draws (benchmark)."},
     {"compile_deck", compile_deck, METH_VARARGS, "A FastDeck's tables as a C deck (capsule)."},
     {"play", play, METH_VARARGS, "Play one match per seed; see sim/ckernel.py."},

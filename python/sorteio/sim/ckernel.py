@@ -100,6 +100,13 @@ def _build(fd: FastDeck, params: tuple) -> object:
     )
 
 
+def set_portable(portable: bool) -> bool:
+    """Play with the portable select of the k-th set bit even where BMI2's pdep is fast (the
+    tests run both; results are identical). Returns the previous setting; False and no effect
+    when the kernel is not built."""
+    return bool(_ckernel.set_portable(portable)) if _ckernel is not None else False
+
+
 def play_matches(fd: FastDeck, seeds: Iterable[int], policy: str = "random",
                  tally: Optional[Tally] = None, trace: Optional[list] = None,
                  keep_meters: bool = False, draw: str = "standard",

@@ -50,13 +50,16 @@ from .percard import (
 from .spec import MAX_TOTAL_MATCHES, Scenario, SweepError
 from .sweep import (
     _CtrlC,
-    _ignore_sigint,
+    _deck_key,
     _InlineExecutor,
     _remember,
+    _run_local_chunks,
+    _share_deck,
+    _start_worker,
     _stop_workers,
     default_jobs,
     max_jobs,
-    run_chunk,
+    run_chunks,
 )
 
 # _HAS_BIT[b]: bytes.translate table giving 1 for the bytes with bit b set, else 0.
@@ -65,6 +68,7 @@ _HAS_BIT = [bytes(x >> b & 1 for x in range(256)) for b in range(8)]
 FIRST = 5_000  # matches of the first round (per card)
 STEP = 1_000  # later rounds plan in multiples of this
 CHUNK = 10_000  # matches per work unit on worker processes (a card replays ~40% of them)
+BATCH_MATCHES = 20_000  # matches played per task: a few chunks each (run_chunks), ~50 ms
 INLINE_MATCHES = 150_000  # a study at most this big (cap x scenarios) runs in this process
 
 Work = Tuple[int, int, int]  # (scenario index, first match, count)
@@ -176,6 +180,7 @@ class PerCardPlan:
         self.replay_only = self.draw == "keyed" and policy != "lookahead"
         self._awaiting_cards = False
         self._only: Dict[Work, Tuple[int, ...]] = {}
+        self._replayed: Dict[Work, int] = {}  # handed-out replay chunks: matches they play
         self.simulated = 0
         self.cards = [_Card(sc) for sc in self.scenarios]
         self.base = self.cards[0]
@@ -202,16 +207,21 @@ class PerCardPlan:
         if self.replay_only:
             if s_index == 0:
                 out["keep_picked"] = True
-            else:
-                out["only"] = self._only[item]
+            else:  # the worker completes the chunk from the baseline's outcomes (run_chunk)
+                _, start, count = item
+                b, k = self.base.tally, len(self.index.meter_ids)
+                assert b is not None
+                out["only"] = self._only.pop(item)
+                self._replayed[item] = len(out["only"])  # type: ignore[arg-type]
+                out["baseline"] = (bytes(b.catastrophe[start:start + count]),
+                                   bytes(b.end_meters[start * k:(start + count) * k]))
         return out
 
     def add(self, item: Work, tally: Tally) -> None:
         """A played chunk of the current round."""
         s_index, start, count = item
-        self.simulated += tally.matches
-        if self.replay_only and s_index:
-            tally = self._complete(item, tally)
+        # A card's replayed chunk comes back whole (run_chunk's baseline): count what was played.
+        self.simulated += self._replayed.pop(item) if item in self._replayed else tally.matches
         self.cards[s_index].pieces[start] = tally
         self.done += count
 
@@ -224,31 +234,6 @@ class PerCardPlan:
         nb = 8 * (len(self.index.card_ids) // 64 + 1)
         column = t.picked[start * nb + c // 8:(start + count) * nb:nb]
         return tuple(compress(range(start, start + count), column.translate(_HAS_BIT[c % 8])))
-
-    def _complete(self, item: Work, played: Tally) -> Tally:
-        """A card's chunk as if every match had been played: the baseline's outcomes with the
-        replayed matches' own in their place. Its ``end_sum`` / ``end_sq`` are what the replays
-        change (replayed minus the baseline's on those matches): ``result`` adds the
-        baseline's over the card's matches."""
-        _, start, count = item
-        only = self._only.pop(item)
-        b = self.base.tally
-        assert b is not None and played.matches == len(only)
-        k = len(self.index.meter_ids)
-        out = Tally(len(self.index.card_ids), k)
-        cat = bytearray(b.catastrophe[start:start + count])
-        for j, i in enumerate(only):
-            cat[i - start] = played.catastrophe[j]
-        meters = b.end_meters
-        theirs = b"".join([meters[i * k:(i + 1) * k] for i in only])
-        for m in range(k):
-            part = theirs[m::k]
-            out.end_sum[m] = played.end_sum[m] - sum(part)
-            out.end_sq[m] = played.end_sq[m] - sum(map(operator.mul, part, part))
-        out.matches = count
-        out.catastrophe = cat
-        out.catastrophes = cat.count(1)
-        return out
 
     def progress(self) -> Progress:
         planned = sum(max(c.target, c.played) for c in self.cards)
@@ -372,7 +357,7 @@ class PerCardPlan:
                 t, cid = card.tally, card.scenario.without
                 assert t is not None and cid is not None
                 mine = MeterSums(t.matches, tuple(t.end_sum), tuple(t.end_sq))
-                if self.replay_only:  # the replays' changes over the baseline's (_complete)
+                if self.replay_only:  # the replays' changes (sweep.complete_replays)
                     theirs = base_sums[t.matches]
                     mine = MeterSums(t.matches,
                                      tuple(map(operator.add, mine.end_sum, theirs.end_sum)),
@@ -407,6 +392,7 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
     plan = PerCardPlan(deck, seed, policy, half_width_pp, max_matches, first, chunk, fdr)
     kernel = kernel_name()
     deck_json = deck.model_dump_json()
+    key = _deck_key(deck_json)
     own = executor is None
     if jobs is not None and jobs < 1:
         raise SweepError("jobs must be >= 1")
@@ -417,16 +403,44 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
         workers = min(workers, max_jobs())
         # Forked workers find the masks built (as run_sweep does).
         _remember(deck_json, fast_deck(plan.index))
+        # Our own workers get the deck once and know it by its key (as run_sweep's): a chunk
+        # carries 16 characters, not the deck's JSON to pickle and compare (~70 KB for padrao).
+        _share_deck(key, deck_json)
         executor = (_InlineExecutor() if workers == 1 else
-                    ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint))
+                    ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                                        initargs=(key, deck_json)))
     assert executor is not None
     limit = 3 * workers
-    futures: Dict[Future, Work] = {}
+    futures: Dict[Future, List[Work]] = {}
     params = plan.scenarios[0].params
     interrupted = False
 
+    def batches(items: List[Work]):
+        """The round's chunks, a few per task (``run_chunks``): ~BATCH_MATCHES matches played
+        a task, and at least 4 tasks per worker so none waits for the others."""
+        calls = []
+        for item in items:
+            s_index, start, count = item
+            options = plan.chunk_options(item)
+            only = options.get("only")
+            calls.append((item, len(only) if only is not None else count,  # type: ignore[arg-type]
+                          ((params, policy, seed, start, count, kernel,
+                            plan.scenarios[s_index].without), options)))
+        size = max(1, min(BATCH_MATCHES, sum(c[1] for c in calls) // (4 * workers)))
+        batch: list = []
+        weight = 0
+        for item, played, call in calls:
+            batch.append((item, call))
+            weight += played
+            if weight >= size:
+                yield batch
+                batch, weight = [], 0
+        if batch:
+            yield batch
+
     def finish(fut: Future) -> None:
-        plan.add(futures.pop(fut), fut.result())
+        for item, tally in zip(futures.pop(fut), fut.result()):
+            plan.add(item, tally)
         if on_progress is not None:
             on_progress(plan.progress())
 
@@ -438,16 +452,14 @@ def run_per_card(deck: Deck, seed: int = 0, policy: str = DEFAULT_POLICY,
     with _CtrlC() as ctrl_c:
         try:
             while not plan.finished:
-                for item in plan.work():
+                for batch in batches(plan.work()):
                     while len(futures) >= limit and not ctrl_c.pressed:
                         collect()
                     if ctrl_c.pressed:
                         raise KeyboardInterrupt
-                    s_index, start, count = item
-                    fut = executor.submit(run_chunk, deck_json, params, policy, seed, start,
-                                          count, kernel, plan.scenarios[s_index].without,
-                                          **plan.chunk_options(item))
-                    futures[fut] = item
+                    fut = executor.submit(_run_local_chunks if own else run_chunks,
+                                          key if own else deck_json, [c for _, c in batch])
+                    futures[fut] = [item for item, _ in batch]
                     if fut.done():
                         finish(fut)
                 while futures and not ctrl_c.pressed:

@@ -105,7 +105,8 @@ def _remember(deck_json: str, fd: FastDeck) -> FastDeck:
 def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, start: int,
               count: int, kernel: Optional[str] = None, without: Optional[str] = None,
               keep_meters: bool = False, draw: str = "standard", keep_picked: bool = False,
-              only: Optional[Sequence[int]] = None) -> Tally:
+              only: Optional[Sequence[int]] = None,
+              baseline: Optional[Tuple[bytes, bytes]] = None) -> Tally:
     """Matches ``start .. start+count-1`` of one scenario. Plain picklable arguments and a
     picklable result, so any ``concurrent.futures`` executor can run it. ``kernel``: ``c``,
     ``python`` or None (``kernels.kernel_name``'s choice); the sweep passes the one it reports.
@@ -113,13 +114,56 @@ def run_chunk(deck_json: str, params: Dict[str, int], policy: str, seed: int, st
     match's ending meters (``Tally.end_meters``, for paired meter comparisons); ``draw``:
     ``standard`` or ``keyed`` (the per-card study's pairs, ``kernel.play_matches``);
     ``keep_picked``: record each match's picked cards (``Tally.picked``); ``only``: play just
-    these match numbers (in ``start .. start+count-1``, ascending), not the whole range."""
+    these match numbers (in ``start .. start+count-1``, ascending), not the whole range;
+    ``baseline`` (with ``only``): the baseline's catastrophe bytes and ending meters of matches
+    ``start .. start+count-1``, and the chunk comes back whole (``complete_replays``), done here
+    on the worker rather than in the process that gathers the chunks."""
     base = seed * SEED_STRIDE
     seeds = (range(base + start, base + start + count) if only is None
              else [base + i for i in only])
-    return play_matches(_fast_deck(deck_json, params, without), seeds, policy,
-                        kernel_choice=kernel, keep_meters=keep_meters, draw=draw,
-                        keep_picked=keep_picked)
+    fd = _fast_deck(deck_json, params, without)
+    played = play_matches(fd, seeds, policy, kernel_choice=kernel, keep_meters=keep_meters,
+                          draw=draw, keep_picked=keep_picked)
+    if baseline is None or only is None:
+        return played
+    return complete_replays(played, start, count, only, baseline[0], baseline[1], fd.n_cards,
+                            fd.n_meters)
+
+
+def complete_replays(played: Tally, start: int, count: int, only: Sequence[int],
+                     base_catastrophe: bytes, base_meters: bytes, n_cards: int,
+                     n_meters: int) -> Tally:
+    """A per-card chunk as if every match ``start .. start+count-1`` had been played: the
+    baseline's outcomes (``base_catastrophe``: one byte a match; ``base_meters``: ``n_meters``
+    bytes a match, from ``start``) with the replayed matches' (``played``, the matches ``only``)
+    in their place. Its ``end_sum`` / ``end_sq`` are what the replays change (replayed minus the
+    baseline's on those matches): the study adds the baseline's over the card's matches."""
+    assert played.matches == len(only)
+    k = n_meters
+    out = Tally(n_cards, k)
+    cat = bytearray(base_catastrophe)
+    for j, i in enumerate(only):
+        cat[i - start] = played.catastrophe[j]
+    theirs = b"".join([base_meters[(i - start) * k:(i - start + 1) * k] for i in only])
+    for m in range(k):
+        part = theirs[m::k]
+        out.end_sum[m] = played.end_sum[m] - sum(part)
+        out.end_sq[m] = played.end_sq[m] - sum(map(_SQUARE.__getitem__, part))
+    out.matches = count
+    out.catastrophe = cat
+    out.catastrophes = cat.count(1)
+    return out
+
+
+_SQUARE = [v * v for v in range(256)]  # complete_replays: a meter byte's square
+
+
+def run_chunks(deck_json: str, calls: Sequence[Tuple[tuple, Dict[str, object]]]) -> List[Tally]:
+    """Several ``run_chunk`` calls in one task: ``calls`` holds each one's positional arguments
+    after ``deck_json`` and its keyword arguments. The per-card study sends small chunks (a card
+    replays only the matches that picked it) this way, so a task's fixed cost (pickling, the
+    pipe, waking a worker: ~1-2 ms) is paid once for many."""
+    return [run_chunk(deck_json, *args, **kwargs) for args, kwargs in calls]
 
 
 def _ignore_sigint() -> None:
@@ -145,9 +189,14 @@ def _start_worker(key: str, deck_json: str) -> None:
     _share_deck(key, deck_json)
 
 
-def _run_local_chunk(key: str, *args) -> Tally:
+def _run_local_chunks(key: str, calls: Sequence[Tuple[tuple, Dict[str, object]]]) -> List[Tally]:
+    """``run_chunks`` for our own workers and the inline executor: the deck by its key."""
+    return run_chunks(_LOCAL[key], calls)
+
+
+def _run_local_chunk(key: str, *args, **kwargs) -> Tally:
     """``run_chunk`` for our own workers and the inline executor: the deck by its key."""
-    return run_chunk(_LOCAL[key], *args)
+    return run_chunk(_LOCAL[key], *args, **kwargs)
 
 
 # -- running ------------------------------------------------------------------------------------

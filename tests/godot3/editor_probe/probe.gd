@@ -246,6 +246,7 @@ func _import_checks():
 		0
 	)
 	_emit("output", _output_lines(), 0)
+	_emit("panel_texts", _panel_texts(), 0)
 	_emit("dock", _dock_tooltips(["res://decks/bom.json", BROKEN, "res://outro.json"]), 0)
 	print("PROBE-REIMPORT begin")
 	var file := File.new()
@@ -272,6 +273,21 @@ func _import_checks():
 		0
 	)
 	print("PROBE-REIMPORT end")
+
+
+func _panel_texts() -> Dictionary:
+	# The Sorteio panel's buttons and tab titles, as shown (issue 15: in the run's language).
+	var panel = get_editor_interface().get_base_control().find_node("SorteioPanel", true, false)
+	var out := {"buttons": [], "tabs": []}
+	if panel == null:
+		return out
+	for node in _find_class(panel, "Button"):
+		if node.text != "" and node.get_parent().get_parent() == panel:
+			out["buttons"].append(node.text)
+	for tabs in _find_class(panel, "TabContainer"):
+		for index in range(tabs.get_tab_count()):
+			out["tabs"].append(tabs.get_tab_title(index))
+	return out
 
 
 func _dock_tooltips(paths: Array) -> Dictionary:

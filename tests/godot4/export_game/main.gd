@@ -4,7 +4,8 @@ extends Node
 ## the socket bridge, which finds the frozen server beside the exported game), picking the left
 ## side on even slots and the right one on odd slots, with the deck [constant DECK] from the pack
 ## (the node hands Python a user:// copy of it). Prints "GAME <what>" lines; quits 0 on a
-## finished match and 1 otherwise. [code]-- --seed=N[/code] picks the seed.
+## finished match and 1 otherwise. [code]-- --seed=N[/code] picks the seed, [code]--deck=PATH[/code]
+## another deck of the pack (tests/test_killed_game_leaves_nothing.py: a big one).
 
 ## The test copies the built-in deck here; the preset's include_filter exports it.
 const DECK: String = "res://decks/meu.json"
@@ -26,10 +27,13 @@ func _play() -> void:
 		return
 	print("GAME bridge %s" % node.bridge_kind)
 	var seed_value: int = 11
+	var deck: String = DECK
 	for given: String in OS.get_cmdline_user_args():
 		if given.begins_with("--seed="):
 			seed_value = int(given.split("=")[1])
-	if not await node.start_match(seed_value, DECK):
+		elif given.begins_with("--deck="):
+			deck = given.trim_prefix("--deck=")
+	if not await node.start_match(seed_value, deck):
 		print("GAME start_match failed: %s" % node.last_error)
 		get_tree().quit(1)
 		return

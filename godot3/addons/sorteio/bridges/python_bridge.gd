@@ -34,6 +34,20 @@ static func unregistered_gdnlib() -> String:
 
 
 static func enable_hint(gdnlib: String) -> String:
+	var singletons: Array = []
+	if ProjectSettings.has_setting("gdnative/singletons"):
+		singletons = Array(ProjectSettings.get_setting("gdnative/singletons"))
+	if gdnlib in singletons:
+		# Enabled, yet not loaded: in an exported game, Godot 3 looks for the library (a res://
+		# path outside the pack) from the current folder.
+		return (
+			(
+				"%s is enabled but its library did not load: outside the editor Godot 3 looks for "
+				+ "addons/pythonscript/ from the current folder; start the game from its own "
+				+ "folder (the export's <game>.sh launcher does)"
+			)
+			% gdnlib
+		)
 	return (
 		(
 			'%s is in the project but not enabled: add [gdnative] singletons=[ "%s" ] to '

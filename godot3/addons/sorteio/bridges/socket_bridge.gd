@@ -29,6 +29,9 @@ const FROZEN_SERVER := "sorteio-serve"
 var python := "python3"
 var port_file := ""
 var join_existing := false
+# Absolute path prefixes of the game's files (port files, deck copies) that the server removes
+# when the game is gone, e.g. killed with SIGKILL (--game-files, docs/protocol.md).
+var game_files := []
 var startup_timeout_ms := 15000
 var request_timeout_ms := 5000
 var last_error := ""
@@ -73,6 +76,8 @@ func start() -> bool:
 			]
 		)
 	)
+	for prefix in game_files:
+		args.append_array(PoolStringArray(["--game-files", prefix]))
 	pid = OS.execute(python, args, false)
 	if pid <= 0:
 		pid = -1

@@ -12,6 +12,8 @@ extends EditorImportPlugin
 # on its way to the Output, which lost every "§" of the messages (issue 15).
 
 const DECK_SCRIPT := "res://addons/sorteio/sorteio_deck.gd"
+# The Output lines in the run's language (issue 15), msgids as the Godot 4 importer's.
+const Language = preload("res://addons/sorteio/sorteio_language.gd")
 
 var bridge = null  # editor_bridge.gd, shared with the panel
 
@@ -105,7 +107,7 @@ func _validate(deck: Resource, source_file: String) -> void:
 	)
 	if not reply.get("ok", false):
 		var error: Dictionary = reply.get("error", {})
-		var message: String = "could not validate: %s" % error.get("message", "?")
+		var message: String = Language.t("não foi possível validar: %s") % error.get("message", "?")
 		var row := {
 			"severity": "error",
 			"file": source_file,
@@ -125,19 +127,18 @@ func _validate(deck: Resource, source_file: String) -> void:
 		row["file"] = source_file  # the res:// path the designer knows, not the absolute one
 		_print_row(row)
 	if not deck.valid:
-		printerr(
-			(
-				"sorteio: %s does not validate: %d problem(s); the Sorteio panel lists them (Validar)"
-				% [source_file, result["errors"].size()]
-			)
+		var said := Language.t(
+			"sorteio: %s não é válido: %d problema(s); o painel Sorteio os lista (Validar)"
 		)
+		printerr(said % [source_file, result["errors"].size()])
 
 
 static func _print_row(row: Dictionary) -> void:
-	var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
+	var card: String = Language.t("carta '%s': ") % row["card_id"] if row["card_id"] != null else ""
+	var severity := Language.t("erro") if row["severity"] == "error" else Language.t("aviso")
 	var text: String = (
 		"sorteio %s: %s: %s%s: %s"
-		% [row["severity"], row["file"], card, row["field"], row["message"]]
+		% [severity, row["file"], card, row["field"], row["message"]]
 	)
 	if row["severity"] == "error":
 		printerr(text)

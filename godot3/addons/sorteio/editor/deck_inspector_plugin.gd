@@ -7,6 +7,7 @@ extends EditorInspectorPlugin
 
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
 const SUMMARY_NAME := "SorteioDeckSummary"
+const Language = preload("res://addons/sorteio/sorteio_language.gd")
 const ERROR_COLOR := Color(1.0, 0.47, 0.42)
 const VALID_COLOR := Color(0.45, 0.85, 0.5)
 
@@ -29,13 +30,20 @@ static func summary(deck: Resource) -> String:
 	var lines := []
 	var file: String = deck.source_path if deck.source_path != "" else deck.resource_path
 	if deck.valid:
-		lines.append("Sorteio deck '%s': valid" % deck.deck_name)
+		lines.append(Language.t("Baralho Sorteio '%s': válido") % deck.deck_name)
 	elif deck.problems.empty():
-		lines.append('%s is not a Sorteio deck (no "cartas")' % file)
+		lines.append(Language.t('%s não é um baralho Sorteio (sem "cartas")') % file)
 	else:
-		lines.append("INVALID deck: %s does not validate" % file)
+		lines.append(Language.t("Baralho INVÁLIDO: %s não é válido") % file)
 	for row in deck.problems:
-		var card: String = "card '%s': " % row["card_id"] if row["card_id"] != null else ""
-		lines.append("%s: %s%s: %s" % [row["severity"], card, row["field"], row["message"]])
-	lines.append("Imported from %s: edit that file (or check it in the Sorteio panel)." % file)
+		var card: String = (
+			Language.t("carta '%s': ") % row["card_id"]
+			if row["card_id"] != null
+			else ""
+		)
+		var severity := Language.t("erro") if row["severity"] == "error" else Language.t("aviso")
+		lines.append("%s: %s%s: %s" % [severity, card, row["field"], row["message"]])
+	lines.append(
+		Language.t("Importado de %s: edite esse arquivo (ou confira-o no painel Sorteio).") % file
+	)
 	return PoolStringArray(lines).join("\n")

@@ -10,6 +10,7 @@ extends Node
 # marks are applied again every REFRESH_S seconds: a walk over the dock's items, cheap.
 
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+const Language = preload("res://addons/sorteio/sorteio_language.gd")
 const REFRESH_S := 1.0
 const MARK_COLOR := Color(1.0, 0.47, 0.42)
 
@@ -72,7 +73,7 @@ func _scan(dir: EditorFileSystemDirectory) -> void:
 		# A JSON file that is not a deck (no problems listed) is not marked.
 		if deck is DeckResource and not deck.valid and not deck.problems.empty():
 			invalid[path] = (
-				"%s does not validate: %d problem(s); the Output and the Sorteio panel list them"
+				Language.t("%s não é válido: %d problema(s); a Saída e o painel Sorteio os listam")
 				% [path, deck.problems.size()]
 			)
 	for index in range(dir.get_subdir_count()):

@@ -7,6 +7,9 @@ extends VBoxContainer
 signal action_finished(action, ok)
 
 const Chart = preload("res://addons/sorteio/editor/chart.gd")
+# Every string shown goes through Language.t (the run's language, issue 15; msgids as the Godot 4
+# panel's where both show the same text: godot3/addons/sorteio/i18n/README.md).
+const Language = preload("res://addons/sorteio/sorteio_language.gd")
 const STEP_BUDGET_MS := 60
 const DEFAULT_MATCHES := 3000
 
@@ -93,7 +96,7 @@ func stop_simulation() -> void:
 	if _job > 0 and bridge != null:
 		bridge.request("simulate_cancel", {"job": _job})
 	_job = -1
-	_set_status("simulação interrompida")
+	_set_status(Language.t("simulação interrompida"))
 	emit_signal("action_finished", "simulate", false)
 
 
@@ -125,7 +128,9 @@ func _send(action: String, method: String, params: Dictionary) -> void:
 		_fail(action, "no bridge (is the plugin enabled?)")
 		return
 	_queue.append([action, method, params])
-	_set_status("a iniciar o Python…" if not bridge.poll() else "a trabalhar…")
+	_set_status(
+		Language.t("a iniciar o Python…") if not bridge.poll() else Language.t("a trabalhar…")
+	)
 	set_process(true)
 
 
@@ -156,7 +161,7 @@ func _answer(action: String, reply: Dictionary) -> void:
 	if action == "simulate":
 		_job = int(result["job"])
 		_progress.max_value = float(result["total"])
-		_set_status("simulando %d partidas…" % int(result["total"]))
+		_set_status(Language.t("simulando %d partidas…") % int(result["total"]))
 		return
 	results[action] = result
 	call("_show_" + action, result)
@@ -175,7 +180,9 @@ func _step() -> void:
 	var step: Dictionary = reply["result"]
 	_progress.value = float(step["done"])
 	if not step["finished"]:
-		_set_status("simulando: %d de %d partidas" % [int(step["done"]), int(step["total"])])
+		_set_status(
+			Language.t("simulando: %d de %d partidas") % [int(step["done"]), int(step["total"])]
+		)
 		return
 	_job = -1
 	results["simulate"] = step["result"]
@@ -185,7 +192,7 @@ func _step() -> void:
 
 func _fail(action: String, message: String) -> void:
 	last_error = message
-	_set_status("erro: " + message)
+	_set_status(Language.t("erro: ") + message)
 	push_warning("sorteio panel: %s: %s" % [action, message])
 	emit_signal("action_finished", action, false)
 
@@ -194,10 +201,19 @@ func _fail(action: String, message: String) -> void:
 
 
 func _show_validate(result: Dictionary) -> void:
-	var root := _reset(_problems, ["", "arquivo", "carta", "campo", "problema"])
+	var root := _reset(
+		_problems,
+		[
+			"",
+			Language.t("arquivo"),
+			Language.t("carta"),
+			Language.t("campo"),
+			Language.t("problema")
+		]
+	)
 	for row in result["errors"] + result["warnings"]:
 		var item := _problems.create_item(root)
-		item.set_text(0, "erro" if row["severity"] == "error" else "aviso")
+		item.set_text(0, Language.t("erro") if row["severity"] == "error" else Language.t("aviso"))
 		item.set_custom_color(
 			0, Color(1, 0.4, 0.4) if row["severity"] == "error" else Color(1, 0.8, 0.3)
 		)
@@ -210,7 +226,7 @@ func _show_validate(result: Dictionary) -> void:
 	if result["valid"]:
 		_set_status(
 			(
-				"%s: válido — %d cartas (%d jogáveis), %d aviso(s)"
+				Language.t("%s: válido — %d cartas (%d jogáveis), %d aviso(s)")
 				% [
 					summary["nome"],
 					summary["cards"],
@@ -220,7 +236,7 @@ func _show_validate(result: Dictionary) -> void:
 			)
 		)
 	else:
-		_set_status("%d problema(s) no baralho" % result["errors"].size())
+		_set_status(Language.t("%d problema(s) no baralho") % result["errors"].size())
 	_tabs.current_tab = 0
 
 
@@ -229,8 +245,8 @@ func _show_coverage(report: Dictionary) -> void:
 	_section(
 		_coverage,
 		root,
-		"Cartas jogáveis por ano (§3.1.3, §5)",
-		["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"]
+		Language.t("Cartas jogáveis por ano (§3.1.3, §5)"),
+		_words(["ano", "novas", "comuns", "de ator", "necessárias", "modos", "situação"])
 	)
 	for y in report["years"]:
 		_line(
@@ -250,16 +266,16 @@ func _show_coverage(report: Dictionary) -> void:
 	_section(
 		_coverage,
 		root,
-		"Cartas por modo (§3.4)",
-		["modo", "cartas", "ano 1", "ano 2", "ano 3", "ano 4"]
+		Language.t("Cartas por modo (§3.4)"),
+		_words(["modo", "cartas"]) + _years("ano %d")
 	)
 	for m in report["modes"]:
 		_line(_coverage, root, [m.get("nome", m["mode"]), m["cards"]] + m["by_year"], false)
 	_section(
 		_coverage,
 		root,
-		"Cartas ligadas por medidor (§3.2, §3.3)",
-		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"]
+		Language.t("Cartas ligadas por medidor (§3.2, §3.3)"),
+		_words(["medidor", "ligadas"]) + _years("até ano %d") + [Language.t("situação")]
 	)
 	for m in report["meters"]:
 		_line(
@@ -270,24 +286,29 @@ func _show_coverage(report: Dictionary) -> void:
 		)
 	if not report["actors"].empty():
 		var functions: Array = report["actors"][0]["functions"].keys()
-		_section(_coverage, root, "Cartas de ator por função (GDD 07 §3.2)", ["ator"] + functions)
+		_section(
+			_coverage,
+			root,
+			Language.t("Cartas de ator por função (GDD 07 §3.2)"),
+			[Language.t("ator")] + functions
+		)
 		for a in report["actors"]:
 			var cells := [a.get("nome", a["actor"])]
 			for f in functions:
 				cells.append(a["functions"][f])
 			_line(_coverage, root, cells, not a["missing"].empty())
 	if not report["never_drawn"].empty():
-		_section(_coverage, root, "Nunca sorteadas", ["carta", "por quê"])
+		_section(_coverage, root, Language.t("Nunca sorteadas"), _words(["carta", "por quê"]))
 		for n in report["never_drawn"]:
 			_line(_coverage, root, [n["card"], n["reason"]], false)
-	_section(_coverage, root, "Problemas", [""])
+	_section(_coverage, root, Language.t("Problemas"), [""])
 	for text in report["problems"]:
 		_line(_coverage, root, [text], true)
 	if report["problems"].empty():
-		_line(_coverage, root, ["Nenhum problema de cobertura."], false)
+		_line(_coverage, root, [Language.t("Nenhum problema de cobertura.")], false)
 	_set_status(
 		(
-			"cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)"
+			Language.t("cobertura: %d jogáveis de %d cartas para %d vagas; %d problema(s)")
 			% [
 				report["playable"],
 				report["cards"],
@@ -300,16 +321,20 @@ func _show_coverage(report: Dictionary) -> void:
 
 
 func _show_preview(result: Dictionary) -> void:
-	var root := _reset(_preview, ["ano.vaga", "carta", "modo", "por quê", "opção"])
+	var root := _reset(_preview, _words(["ano.vaga", "carta", "modo", "por quê", "opção"]))
 	for row in result["rows"]:
 		var item := _preview.create_item(root)
 		if row["event"] == "turn_started":
-			item.set_text(0, "Ano %d" % int(row["year"]))
+			item.set_text(0, Language.t("Ano %d") % int(row["year"]))
 			var texts := []
 			for ob in row["mandatory"]:
 				texts.append(ob["texto"])
 			item.set_text(
-				3, "obrigatórias: " + (PoolStringArray(texts).join(", ") if texts else "nenhuma")
+				3,
+				(
+					Language.t("obrigatórias: ")
+					+ (PoolStringArray(texts).join(", ") if texts else Language.t("nenhuma"))
+				)
 			)
 		elif row["event"] == "card_played":
 			item.set_text(0, "%d.%d" % [int(row["year"]), int(row["slot"])])
@@ -319,18 +344,26 @@ func _show_preview(result: Dictionary) -> void:
 			item.set_tooltip(3, str(row["reason_text"]))
 			item.set_text(4, str(row["option_text"]))
 		else:
-			item.set_text(0, "fim do ano %d" % int(row["year"]))
+			item.set_text(0, Language.t("fim do ano %d") % int(row["year"]))
 			item.set_text(
-				3, "%d cartas%s" % [int(row["cards"]), " (turno curto)" if row["short"] else ""]
+				3,
+				(
+					Language.t("%d cartas%s")
+					% [int(row["cards"]), Language.t(" (turno curto)") if row["short"] else ""]
+				)
 			)
 	if result["ending"] != null:
 		var end := _preview.create_item(root)
-		end.set_text(0, "fim")
+		end.set_text(0, Language.t("fim"))
 		end.set_text(3, str(result["ending"]))
 	_set_status(
 		(
-			"prévia do próximo turno (%s)"
-			% ("do estado salvo" if result["from"] == "state" else "do início")
+			Language.t("prévia do próximo turno (%s)")
+			% (
+				Language.t("do estado salvo")
+				if result["from"] == "state"
+				else Language.t("do início")
+			)
 		)
 	)
 	_tabs.current_tab = 2
@@ -340,9 +373,11 @@ func _show_simulate(result: Dictionary) -> void:
 	var scenarios: Array = result["scenarios"]
 	var base: Dictionary = scenarios[0]
 	_sim_summary.text = (
-		(
-			"%d partidas, semente %d: catástrofe %.1f%% (IC 95%% %.1f%%–%.1f%%) · "
-			+ "obrigatórias por turno %.2f · turnos curtos %.1f%% · nunca sorteadas: %d"
+		Language.t(
+			(
+				"%d partidas, semente %d: catástrofe %.1f%% (IC 95%% %.1f%%–%.1f%%) · "
+				+ "obrigatórias por turno %.2f · turnos curtos %.1f%% · nunca sorteadas: %d"
+			)
 		)
 		% [
 			int(result["matches"]),
@@ -360,17 +395,17 @@ func _show_simulate(result: Dictionary) -> void:
 	var mode_labels := []
 	for mode in modes:
 		mode_labels.append(names.get(mode, mode))
-	_mode_chart.set_data("sorteios por partida, por modo", mode_labels, modes.values())
+	_mode_chart.set_data(Language.t("sorteios por partida, por modo"), mode_labels, modes.values())
 	var cards: Dictionary = base["card_draws_per_match"]
 	_card_chart.set_data(
-		"sorteios por partida, por carta (%d cartas jogáveis)" % cards.size(),
+		Language.t("sorteios por partida, por carta (%d cartas jogáveis)") % cards.size(),
 		cards.keys(),
 		cards.values()
 	)
 	var columns: Array = (
 		["#"]
 		+ result["parameters"]
-		+ ["catástrofe", "IC 95%", "Δ pontos", "obr/turno"]
+		+ _words(["catástrofe", "IC 95%", "Δ pontos", "obr/turno"])
 	)
 	var root := _reset(_sweep_table, columns)
 	if scenarios.size() > 1:
@@ -382,11 +417,15 @@ func _show_simulate(result: Dictionary) -> void:
 			cells += [
 				"%.1f%%" % row["catastrophe_pct"],
 				"%.1f–%.1f" % [row["catastrophe_ci95_low_pct"], row["catastrophe_ci95_high_pct"]],
-				"base" if row["baseline"] else ("%+.1f" % diff if diff != null else "?"),
+				(
+					Language.t("base")
+					if row["baseline"]
+					else ("%+.1f" % diff if diff != null else "?")
+				),
 				"%.2f" % row["mandatory_per_turn"],
 			]
 			_line(_sweep_table, root, cells, row["flag_over_4pp"])
-	_set_status("simulação terminada")
+	_set_status(Language.t("simulação terminada"))
 	_tabs.current_tab = 3
 
 
@@ -396,17 +435,17 @@ func _show_simulate(result: Dictionary) -> void:
 func _build() -> void:
 	var top := HBoxContainer.new()
 	add_child(top)
-	top.add_child(_label("Baralho:"))
+	top.add_child(_label(Language.t("Baralho:")))
 	_deck_edit = LineEdit.new()
-	_deck_edit.placeholder_text = "res://decks/baralho.json (vazio: o padrão do pacote)"
+	_deck_edit.placeholder_text = Language.t("res://decks/baralho.json (vazio: o padrão do pacote)")
 	_deck_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	top.add_child(_deck_edit)
 	_deck_dialog = _file_dialog("_on_deck_chosen")
 	top.add_child(_button("…", "_on_pick_deck"))
-	top.add_child(_button("Validar", "run_validate"))
-	top.add_child(_button("Cobertura", "run_coverage"))
-	top.add_child(_button("Prévia", "run_preview"))
-	top.add_child(_button("Simular", "run_simulate"))
+	top.add_child(_button(Language.t("Validar"), "run_validate"))
+	top.add_child(_button(Language.t("Cobertura"), "run_coverage"))
+	top.add_child(_button(Language.t("Prévia"), "run_preview"))
+	top.add_child(_button(Language.t("Simular"), "run_simulate"))
 	_status = _label("")
 	_status.size_flags_horizontal = SIZE_EXPAND_FILL
 	_status.clip_text = true
@@ -414,52 +453,55 @@ func _build() -> void:
 	_tabs = TabContainer.new()
 	_tabs.size_flags_vertical = SIZE_EXPAND_FILL
 	add_child(_tabs)
-	_problems = _tree("Problemas", 5)
+	_problems = _tree("Problemas", 5)  # i18n
 	_tabs.add_child(_problems)
-	_coverage = _tree("Cobertura", 7)
+	_coverage = _tree("Cobertura", 7)  # i18n
 	_tabs.add_child(_coverage)
 	_tabs.add_child(_build_preview())
 	_tabs.add_child(_build_simulate())
+	# The tabs keep their nodes' (Portuguese) names; the titles are in the run's language.
+	for tab in _tabs.get_child_count():
+		_tabs.set_tab_title(tab, Language.t(_tabs.get_child(tab).name))
 
 
 func _build_preview() -> Control:
 	var box := VBoxContainer.new()
-	box.name = "Prévia"
+	box.name = "Prévia"  # i18n
 	var row := HBoxContainer.new()
 	box.add_child(row)
-	row.add_child(_label("Estado salvo:"))
+	row.add_child(_label(Language.t("Estado salvo:")))
 	_state_edit = LineEdit.new()
-	_state_edit.placeholder_text = "vazio: o início da partida"
+	_state_edit.placeholder_text = Language.t("vazio: o início da partida")
 	_state_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	row.add_child(_state_edit)
 	_state_dialog = _file_dialog("_on_state_chosen")
 	row.add_child(_button("…", "_on_pick_state"))
-	row.add_child(_label("semente:"))
+	row.add_child(_label(Language.t("semente:")))
 	_preview_seed = _spin(0, 2147483647, 0)
 	row.add_child(_preview_seed)
-	_preview = _tree("turno", 5)
+	_preview = _tree(Language.t("turno"), 5)
 	box.add_child(_preview)
 	return box
 
 
 func _build_simulate() -> Control:
 	var box := VBoxContainer.new()
-	box.name = "Simulação"
+	box.name = "Simulação"  # i18n
 	var row := HBoxContainer.new()
 	box.add_child(row)
-	row.add_child(_label("partidas:"))
+	row.add_child(_label(Language.t("partidas:")))
 	_matches = _spin(1, 1000000, DEFAULT_MATCHES)
 	row.add_child(_matches)
-	row.add_child(_label("semente:"))
+	row.add_child(_label(Language.t("semente:")))
 	_sim_seed = _spin(0, 2147483647, 0)
 	row.add_child(_sim_seed)
-	row.add_child(_label("varredura §7:"))
+	row.add_child(_label(Language.t("varredura §7:")))
 	_sweep_edit = LineEdit.new()
-	_sweep_edit.placeholder_text = "ex.: teto_obrigatorias=2..4 limite_medidor=25,30,35"
+	_sweep_edit.placeholder_text = Language.t("ex.: teto_obrigatorias=2..4 limite_medidor=25,30,35")
 	_sweep_edit.size_flags_horizontal = SIZE_EXPAND_FILL
 	_sweep_edit.rect_min_size = Vector2(280, 0)
 	row.add_child(_sweep_edit)
-	row.add_child(_button("Parar", "stop_simulation"))
+	row.add_child(_button(Language.t("Parar"), "stop_simulation"))
 	_progress = ProgressBar.new()
 	_progress.rect_min_size = Vector2(160, 0)
 	row.add_child(_progress)
@@ -475,10 +517,26 @@ func _build_simulate() -> Control:
 	_card_chart = Chart.new()
 	_card_chart.size_flags_horizontal = SIZE_EXPAND_FILL
 	charts.add_child(_card_chart)
-	_sweep_table = _tree("varredura", 9)
+	_sweep_table = _tree(Language.t("varredura"), 9)
 	_sweep_table.rect_min_size = Vector2(0, 90)
 	box.add_child(_sweep_table)
 	return box
+
+
+# Each msgid of `words` in the run's language (column titles).
+static func _words(words: Array) -> Array:
+	var out := []
+	for word in words:
+		out.append(Language.t(word))
+	return out
+
+
+# The four years' column titles from one msgid ("ano %d" -> "ano 1" ... "ano 4").
+static func _years(msgid: String) -> Array:
+	var out := []
+	for year in range(1, 5):
+		out.append(Language.t(msgid) % year)
+	return out
 
 
 func _label(text: String) -> Label:
