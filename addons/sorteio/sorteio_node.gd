@@ -426,15 +426,13 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	if is_match_in_play():
 		_report(
 			(
-				(
-					SorteioI18n
-					. t(
-						(
-							"uma partida está em andamento (ano %d, fase '%s'): chame abandon_match() antes "
-							+ "de start_match(), ou load_state() para substituí-la"
-						)
+				(SorteioI18n.t(
+					(
+						"uma partida está em andamento (ano %d, fase '%s'): "
+						+ "chame abandon_match() antes de start_match(), ou "
+						+ "load_state() para substituí-la"
 					)
-				)
+				))
 				% [year, phase]
 			),
 			CODE_MATCH_IN_PROGRESS
@@ -444,7 +442,10 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
 		_report(
-			SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, não %d") % chosen,
+			(
+				SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, " + "não %d")
+				% chosen
+			),
 			CODE_BAD_REQUEST
 		)
 		return false
@@ -551,7 +552,9 @@ func _load_state(state: Variant) -> bool:
 	if not state is Dictionary:
 		_report(
 			(
-				SorteioI18n.t("load_state precisa do Dictionary que save_state() devolveu, não %s")
+				SorteioI18n.t(
+					"load_state precisa do Dictionary que save_state() " + "devolveu, não %s"
+				)
 				% _DECK_FILES.type_name(state)
 			),
 			CODE_BAD_REQUEST
@@ -598,8 +601,9 @@ func _match_usable() -> bool:
 			(
 				SorteioI18n.t(
 					(
-						"a partida se perdeu com a sua ponte (%s): start_bridge() se ela caiu, "
-						+ "depois load_state() de um save ou start_match()"
+						"a partida se perdeu com a sua ponte (%s): "
+						+ "start_bridge() se ela caiu, depois load_state() de um "
+						+ "save ou start_match()"
 					)
 				)
 				% bridge_error
@@ -655,7 +659,7 @@ func _bridge_up() -> bool:
 		start_bridge()  # a call before the first frame: start now, with the settings made so far
 	if _bridge == null:
 		var why: String = SorteioI18n.t(
-			"a ponte do sorteio não está rodando (start_bridge() primeiro)"
+			"a ponte do sorteio não está rodando (start_bridge() " + "primeiro)"
 		)
 		if bridge_error != "":
 			why = SorteioI18n.t("a ponte do sorteio falhou: %s") % bridge_error
@@ -672,16 +676,13 @@ func _bridge_up() -> bool:
 		if _bridge.has_failed() or frames == null:
 			var message: String = _failure_of(_bridge)
 			if not _bridge.has_failed():
-				message = (
-					SorteioI18n
-					. t(
-						(
-							"o nó não pode esperar a ponte: ele não está em nenhuma árvore de cena e o laço "
-							+ "principal não é uma SceneTree; adicione-o à árvore antes (await process_frame "
-							+ "uma vez)"
-						)
+				message = (SorteioI18n.t(
+					(
+						"o nó não pode esperar a ponte: ele não está em nenhuma "
+						+ "árvore de cena e o laço principal não é uma SceneTree; "
+						+ "adicione-o à árvore antes (await process_frame uma vez)"
 					)
-				)
+				))
 			_failure_handled = true
 			bridge_error = message
 			_report(message, CODE_BRIDGE_DOWN)

@@ -70,7 +70,7 @@ func start(_owner: Node) -> bool:
 	if _python == null:
 		return _fail(
 			(
-				SorteioI18n.t("a classe %s da GDExtension do Python não pode ser criada aqui")
+				SorteioI18n.t("a classe %s da GDExtension do Python não pode ser " + "criada aqui")
 				% PYTHON_CLASS
 			)
 		)
@@ -82,7 +82,8 @@ func start(_owner: Node) -> bool:
 				SorteioI18n.t(
 					(
 						"%s: instale sorteio no Python da própria extensão "
-						+ "(addons/sorteio/docs/in_process.md), ou mude a ponte para socket"
+						+ "(addons/sorteio/docs/in_process.md), ou mude a ponte "
+						+ "para socket"
 					)
 				)
 				% problem
@@ -164,42 +165,38 @@ static func _register() -> void:
 func _not_registered() -> String:
 	if not extension_loaded():
 		if FileAccess.file_exists(GDEXTENSION):
-			return (
-				SorteioI18n
-				. t(
-					(
-						"a GDExtension do Python está no projeto mas não foi carregada: abra o projeto no "
-						+ "editor uma vez (ele lista a extensão em .godot/extension_list.cfg)"
-					)
+			return SorteioI18n.t(
+				(
+					"a GDExtension do Python está no projeto mas não foi "
+					+ "carregada: abra o projeto no editor uma vez (ele lista "
+					+ "a extensão em .godot/extension_list.cfg)"
 				)
 			)
-		return (
-			SorteioI18n
-			. t(
-				(
-					"a GDExtension do Python não está instalada (res://addons/godot-python-extension/): "
-					+ "veja addons/sorteio/docs/in_process.md, ou mude a ponte para socket"
-				)
+		return SorteioI18n.t(
+			(
+				"a GDExtension do Python não está instalada "
+				+ "(res://addons/godot-python-extension/): veja "
+				+ "addons/sorteio/docs/in_process.md, ou mude a ponte "
+				+ "para socket"
 			)
 		)
 	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
 		return (
-			(
-				SorteioI18n
-				. t(
-					(
-						"falta %s: copie addons/sorteio/python/sorteio.pyextension para a raiz do projeto "
-						+ "(a extensão importa de lá o lado Python do addon), depois reinicie"
-					)
+			(SorteioI18n.t(
+				(
+					"falta %s: copie "
+					+ "addons/sorteio/python/sorteio.pyextension para a raiz "
+					+ "do projeto (a extensão importa de lá o lado Python do "
+					+ "addon), depois reinicie"
 				)
-			)
+			))
 			% PYEXTENSION
 		)
 	return (
 		SorteioI18n.t(
 			(
-				"o lado Python do addon não registrou %s (o erro do Python está na saída do Godot "
-				+ "acima)"
+				"o lado Python do addon não registrou %s (o erro do "
+				+ "Python está na saída do Godot acima)"
 			)
 		)
 		% PYTHON_CLASS

@@ -78,8 +78,9 @@ static func refusal(features: PackedStringArray) -> String:
 	if features.has("web"):
 		return SorteioI18n.t(
 			(
-				"Sorteio: a Web não roda o Python no processo nem inicia o servidor por socket: "
-				+ "este jogo não pode ser exportado para a Web"
+				"Sorteio: a Web não roda o Python no processo nem "
+				+ "inicia o servidor por socket: este jogo não pode ser "
+				+ "exportado para a Web"
 			)
 		)
 	var linux_x86_64: bool = features.has("linux") and features.has("x86_64")
@@ -89,9 +90,10 @@ static func refusal(features: PackedStringArray) -> String:
 		return (
 			(SorteioI18n.t(
 				(
-					"Sorteio: o Python no processo em %s é feito só para Linux x86-64; para %s, "
-					+ "remova-o do projeto e use a ponte por socket com um servidor congelado "
-					+ "feito para essa plataforma (addons/sorteio/docs/in_process.md)"
+					"Sorteio: o Python no processo em %s é feito só para "
+					+ "Linux x86-64; para %s, remova-o do projeto e use a "
+					+ "ponte por socket com um servidor congelado feito para "
+					+ "essa plataforma (addons/sorteio/docs/in_process.md)"
 				)
 			))
 			% [EXTENSION_DIR, " ".join(features)]
@@ -101,9 +103,11 @@ static func refusal(features: PackedStringArray) -> String:
 	return (
 		(SorteioI18n.t(
 			(
-				"Sorteio: nenhum servidor por socket congelado para %s em %s (os jogadores desta "
-				+ "exportação não teriam Python para as regras); construa um nessa plataforma "
-				+ "(scripts/export/build_demo.py --install-server PROJETO) ou exporte para Linux"
+				"Sorteio: nenhum servidor por socket congelado para %s "
+				+ "em %s (os jogadores desta exportação não teriam Python "
+				+ "para as regras); construa um nessa plataforma "
+				+ "(scripts/export/build_demo.py --install-server "
+				+ "PROJETO) ou exporte para Linux"
 			)
 		))
 		% [platform_folder(features), frozen_dir()]
@@ -165,16 +169,14 @@ func _export_begin(features: PackedStringArray, _is_debug: bool, path: String, _
 	if server == "":
 		print(
 			(
-				(
-					SorteioI18n
-					. t(
-						(
-							"Sorteio: esta exportação não leva Python para as regras (nem extensão, nem "
-							+ "servidor congelado em %s): seus jogadores precisam de python3 com sorteio "
-							+ "instalado"
-						)
+				(SorteioI18n.t(
+					(
+						"Sorteio: esta exportação não leva Python para as "
+						+ "regras (nem extensão, nem servidor congelado em %s): "
+						+ "seus jogadores precisam de python3 com sorteio "
+						+ "instalado"
 					)
-				)
+				))
 				% frozen_dir().path_join(platform_folder(features))
 			)
 		)
@@ -206,21 +208,19 @@ func _refuse(message: String) -> void:
 static func runtime_refusal() -> String:
 	if not FileAccess.file_exists("res://.python/extension_api.json"):
 		return SorteioI18n.t(
-			"Sorteio: falta res://.python/extension_api.json: abra o projeto no editor uma vez"
+			"Sorteio: falta res://.python/extension_api.json: abra " + "o projeto no editor uma vez"
 		)
 	var own: String = RUNTIME_DIR.path_join("python3.12/site-packages").path_join(SITECUSTOMIZE)
 	if FileAccess.file_exists(own):
 		return (
-			(
-				SorteioI18n
-				. t(
-					(
-						"Sorteio: %s existe: a exportação no processo leva o %s do addon como o "
-						+ "sitecustomize.py do Python (sem ele um jogo exportado com um autoload cai ao "
-						+ "sair); mova o seu para um módulo que ele importe, ou remova-o"
-					)
+			(SorteioI18n.t(
+				(
+					"Sorteio: %s existe: a exportação no processo leva o %s "
+					+ "do addon como o sitecustomize.py do Python (sem ele um "
+					+ "jogo exportado com um autoload cai ao sair); mova o "
+					+ "seu para um módulo que ele importe, ou remova-o"
 				)
-			)
+			))
 			% [own, UPSTREAM_FIXES]
 		)
 	return ""
@@ -288,7 +288,7 @@ func _remove_refused_export() -> void:
 	push_error(
 		(
 			SorteioI18n.t(
-				"Sorteio: a exportação para %s foi recusada (veja acima); nada foi mantido"
+				"Sorteio: a exportação para %s foi recusada (veja " + "acima); nada foi mantido"
 			)
 			% folder
 		)

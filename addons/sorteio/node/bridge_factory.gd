@@ -27,7 +27,10 @@ static func make(node: SorteioNode) -> Variant:
 			if script == null:
 				return (
 					SorteioI18n.t(
-						"a ponte no processo não está instalada (falta %s): use a ponte por socket"
+						(
+							"a ponte no processo não está instalada (falta %s): use "
+							+ "a ponte por socket"
+						)
 					)
 					% SorteioNode.PYTHON_BRIDGE_PATH
 				)
@@ -64,15 +67,12 @@ static func fallback_note(node: SorteioNode, made: SorteioBridge) -> String:
 	if not FileAccess.file_exists(PYTHON_EXTENSION) and not FileAccess.file_exists(PYEXTENSION):
 		return ""  # no in-process bridge installed: the socket bridge is the plan, not a fallback
 	return (
-		(
-			SorteioI18n
-			. t(
-				(
-					". bridge_mode auto usou a ponte por socket porque a ponte no processo não pode ser "
-					+ "usada aqui: %s"
-				)
+		(SorteioI18n.t(
+			(
+				". bridge_mode auto usou a ponte por socket porque a "
+				+ "ponte no processo não pode ser usada aqui: %s"
 			)
-		)
+		))
 		% _in_process_problem()
 	)
 
@@ -86,10 +86,10 @@ static func _in_process_problem() -> String:
 		if problem != "":
 			return (
 				problem
-				+ (
-					SorteioI18n
-					. t(
-						"; instale sorteio no Python da própria extensão (addons/sorteio/docs/in_process.md)"
+				+ SorteioI18n.t(
+					(
+						"; instale sorteio no Python da própria extensão "
+						+ "(addons/sorteio/docs/in_process.md)"
 					)
 				)
 			)

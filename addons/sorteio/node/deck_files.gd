@@ -78,23 +78,18 @@ func for_python(path: String) -> Variant:
 		var imported: SorteioDeck = load(path) as SorteioDeck
 		if imported != null:
 			return _copy(imported.json_text, path.get_file())
-	(
-		report
-		. call(
-			(
+	report.call(
+		(
+			(SorteioI18n.t(
 				(
-					SorteioI18n
-					. t(
-						(
-							"nenhum arquivo de baralho em %s (deck_path, start_match ou o baralho do save); "
-							+ "um caminho relativo é lido de res://"
-						)
-					)
+					"nenhum arquivo de baralho em %s (deck_path, "
+					+ "start_match ou o baralho do save); um caminho relativo "
+					+ "é lido de res://"
 				)
-				% path
-			),
-			SorteioNode.CODE_DECK_ERROR
-		)
+			))
+			% path
+		),
+		SorteioNode.CODE_DECK_ERROR
 	)
 	return null
 

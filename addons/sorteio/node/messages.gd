@@ -9,25 +9,26 @@ static func no_card(phase: String, ending: Dictionary) -> String:
 		SorteioNode.PHASE_NONE:
 			return SorteioI18n.t(
 				(
-					"nenhuma carta espera escolha (não há partida em jogo): start_match() ou "
-					+ "load_state() primeiro, depois advance() entrega a primeira carta"
+					"nenhuma carta espera escolha (não há partida em jogo): "
+					+ "start_match() ou load_state() primeiro, depois "
+					+ "advance() entrega a primeira carta"
 				)
 			)
 		SorteioNode.PHASE_ENDED:
 			return (
 				SorteioI18n.t(
 					(
-						"nenhuma carta espera escolha (a partida acabou: %s): start_match() começa "
-						+ "outra"
+						"nenhuma carta espera escolha (a partida acabou: %s): "
+						+ "start_match() começa outra"
 					)
 				)
 				% str(ending.get("reason", "ended"))
 			)
 	return (
-		(
-			SorteioI18n
-			. t(
-				"nenhuma carta espera escolha (fase '%s'): advance() primeiro; ele entrega a próxima carta"
+		SorteioI18n.t(
+			(
+				"nenhuma carta espera escolha (fase '%s'): advance() "
+				+ "primeiro; ele entrega a próxima carta"
 			)
 		)
 		% phase
@@ -38,21 +39,20 @@ static func no_card(phase: String, ending: Dictionary) -> String:
 ## [param state] and what to pass instead.
 static func not_a_save(state: Dictionary) -> String:
 	if state.is_empty():
-		return (
-			SorteioI18n
-			. t(
-				(
-					"load_state recebeu um Dictionary vazio, não um save (um arquivo de save vazio ou não "
-					+ "escrito?): passe o que save_state() devolveu, ou esse Dictionary lido de volta do "
-					+ "seu arquivo JSON"
-				)
+		return SorteioI18n.t(
+			(
+				"load_state recebeu um Dictionary vazio, não um save "
+				+ "(um arquivo de save vazio ou não escrito?): passe o "
+				+ "que save_state() devolveu, ou esse Dictionary lido de "
+				+ "volta do seu arquivo JSON"
 			)
 		)
 	if state.has("cartas") or state.has("medidores"):
 		return SorteioI18n.t(
 			(
-				"load_state recebeu um baralho, não um save: dê um baralho a start_match(); "
-				+ "load_state recebe o que save_state() devolveu"
+				"load_state recebeu um baralho, não um save: dê um "
+				+ "baralho a start_match(); load_state recebe o que "
+				+ "save_state() devolveu"
 			)
 		)
 	var missing: PackedStringArray = []
@@ -64,8 +64,10 @@ static func not_a_save(state: Dictionary) -> String:
 	return (
 		SorteioI18n.t(
 			(
-				"load_state recebeu um Dictionary que não é um save (sem %s; ele tem %s): passe o "
-				+ "que save_state() devolveu, ou esse Dictionary lido de volta do seu arquivo JSON"
+				"load_state recebeu um Dictionary que não é um save "
+				+ "(sem %s; ele tem %s): passe o que save_state() "
+				+ "devolveu, ou esse Dictionary lido de volta do seu "
+				+ "arquivo JSON"
 			)
 		)
 		% [SorteioI18n.t(" ou ").join(missing), ", ".join(PackedStringArray(state.keys()))]
