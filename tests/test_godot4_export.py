@@ -283,7 +283,7 @@ def test_web_export_is_refused_with_a_clear_message(exported, tmp_path):
     _out, _log, project = exported
     (tmp_path / "web").mkdir()
     log = export(project, "Web", tmp_path / "web" / "index.html", tmp_path / "home")
-    assert "Sorteio: the Web cannot run the in-process Python runtime" in log, log[-3000:]
+    assert "Sorteio: a Web não roda o Python no processo" in log, log[-3000:]
     assert not log.startswith("exit 0"), log[-3000:]
     assert not list((tmp_path / "web").iterdir()), list((tmp_path / "web").iterdir())
 
@@ -301,7 +301,7 @@ def test_export_of_a_runtime_with_its_own_sitecustomize_is_refused(exported, tmp
         log = export(project, "Linux", tmp_path / "out" / "game.x86_64", tmp_path / "home")
     finally:
         own.unlink()
-    assert "site-packages/sitecustomize.py exists" in log, log[-3000:]
+    assert "site-packages/sitecustomize.py existe" in log, log[-3000:]
     assert not list((tmp_path / "out").iterdir()), list((tmp_path / "out").iterdir())
 
 
@@ -314,7 +314,7 @@ def test_windows_export_without_a_frozen_server_for_it_is_refused(exported_socke
     (tmp_path / "win").mkdir()
     log = export(project, "Windows", tmp_path / "win" / "game.pck", tmp_path / "home",
                  how="--export-pack")
-    assert "Sorteio: no frozen socket server for windows-x86_64" in log, log[-3000:]
+    assert "Sorteio: nenhum servidor por socket congelado para windows-x86_64" in log, log[-3000:]
     assert not list((tmp_path / "win").iterdir()), list((tmp_path / "win").iterdir())
 
 

@@ -31,6 +31,10 @@ ENTRY = re.compile(r'^msgid ("(?:[^"\\]|\\.)*")\nmsgstr ("(?:[^"\\]|\\.)*")$', r
 # The button the panel shows first, as each language writes it (not read from the catalogs).
 VALIDATE = {"pt_BR": "Validar", "en": "Validate"}
 CARDS = {"pt_BR": ("Cartas", "título"), "en": ("Cards", "title")}
+# The start of a message the node makes in GDScript (choose_side before any match), and of the
+# scripted bridge's advice after a script_mismatch.
+MISUSE = {"pt_BR": "nenhuma carta espera escolha", "en": "no card awaits a choice"}
+DRIFTED = {"pt_BR": ": as chamadas do jogo", "en": ": the game's calls"}
 
 
 def catalog(language: str, folder: Path = I18N) -> dict:
@@ -99,11 +103,13 @@ def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang,
     home = tmp_path / "home"
     run = run_script(project, "test_i18n.gd", f"--lang={expected}",
                      f"--validate={VALIDATE[expected]}", f"--cards={CARDS[expected][0]}",
-                     f"--title={CARDS[expected][1]}", f"--no-match={no_match}", home=home,
+                     f"--title={CARDS[expected][1]}", f"--no-match={no_match}",
+                     f"--misuse={MISUSE[expected]}", f"--drifted={DRIFTED[expected]}", home=home,
                      env=godot_env(home, SORTEIO_LANG=env_lang))
     run.passed("the run's language", "the protocol's lang",
                "the addon's own string in the language", "the card table in the language",
-               "Python's message in the language")
+               "Python's message in the language", "the node's own message in the language",
+               "the scripted bridge's advice in the language")
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +144,89 @@ def test_the_demo_match_ends_in_the_runs_language(demo, tmp_path):
 def test_the_language_setting_is_documented():
     readme = (ROOT / "addons" / "sorteio" / "README.md").read_text(encoding="utf-8")
     assert "sorteio/language" in readme and Path(I18N / "en.po").exists()
+
+
+# -- every message a person reads goes through the translator -----------------------------------
+
+# Text a person reads: two words joined by spaces or punctuation, a letter outside ASCII
+# (Portuguese), or a capitalised word (a title, a button). A single lower-case word cannot be
+# told from a Dictionary key ("cartas", "modo") and is not caught: review catches those.
+USER_TEXT = re.compile(r"[A-Za-zÀ-ÿ]{2,}[ ,:;()'!?]+[A-Za-zÀ-ÿ]{2,}|[À-ÿ]|^[A-Z][a-z]+\b")
+# Not text: a path, a file or setting name, a command-line flag, a format with no words.
+NOT_TEXT = re.compile(r"^(?:[^ ]*[/._][^ ]*|-[-\w=]*)$")
+# Names, not sentences: Godot's class and theme type names, the preset an importer offers, the
+# platform a message names, the product's name.
+NAMES = {"Label", "Editor", "Resource", "Default", "Linux", "Sorteio"}
+# Literals that are read by programs, not people (file: patterns of the literal), and why.
+NOT_FOR_PEOPLE = {
+    # Python source run with `python -c`, and the marker its reply starts with
+    "editor/editor_python.gd": [r"^import sys,base64", r"^r=H\(\)", r"^sys\.stdout",
+                                r"^SORTEIO-REPLY $"],
+    "bridges/socket_bridge.gd": [r"^import sys,os", r"^f=os\.", r"^sys\.excepthook",
+                                 r"^os\.write", r"^from sorteio\.bridge"],
+    # a pip command line, shown inside a translated hint as the command to type
+    "bridges/socket_bridge.gd#pip": [r"^python3 -m pip install $"],
+    # the file dialogs' patterns (the names after ";" go through the translator)
+    "editor/panel.gd": [r"^\*\.[\w.]+ ; (?:JSON|CSV|PNG)$", r"^\*\.sorteio\.json ; $"],
+    "editor/start_picker.gd": [r"^\*\.json ; $"],
+}
+
+
+def gdscript_literals(text: str):
+    """(offset, end, value) of each string literal of GDScript `text`, comments skipped;
+    StringName (&"") and NodePath (^"") literals left out."""
+    i = 0
+    while i < len(text):
+        if text[i] == "#":
+            i = text.find("\n", i) % (len(text) + 1) or len(text)
+            continue
+        if text[i] in "\"'":
+            quote = text[i] * 3 if text.startswith(text[i] * 3, i) else text[i]
+            j = i + len(quote)
+            while j < len(text) and not text.startswith(quote, j):
+                j += 2 if text[j] == "\\" else 1
+            if text[i - 1: i] not in ("&", "^"):
+                yield i, j + len(quote), text[i + len(quote): j]
+            i = j + len(quote)
+            continue
+        i += 1
+
+
+def untranslated(path: Path) -> list:
+    """The user-facing literals of `path` outside SorteioI18n.t(...) and `# i18n` lines."""
+    text = path.read_text(encoding="utf-8")
+    translated = ([m.span() for m in CALL.finditer(text)]
+                  + [m.span(1) for m in MARKED.finditer(text)])
+    relative = path.relative_to(ROOT / "addons" / "sorteio").as_posix()
+    allowed = [re.compile(p) for key, patterns in NOT_FOR_PEOPLE.items()
+               if key.split("#")[0] == relative for p in patterns]
+    found = []
+    for start, end, value in gdscript_literals(text):
+        if any(a <= start and end <= b for a, b in translated):
+            continue
+        if not USER_TEXT.search(value) or NOT_TEXT.match(value) or value in NAMES:
+            continue
+        if any(p.search(value) for p in allowed):
+            continue
+        found.append(f"{relative}:{text.count(chr(10), 0, start) + 1}: {value}")
+    return found
+
+
+def test_the_scan_finds_an_untranslated_message(tmp_path):
+    sample = ROOT / "addons" / "sorteio" / "editor" / "panel.gd"
+    text = sample.read_text(encoding="utf-8")
+    assert not untranslated(sample)
+    literals = [v for _s, _e, v in gdscript_literals('a = "x # y" # "no"\nb = &"id" + "Olá"')]
+    assert literals == ["x # y", "Olá"]
+    assert 'SorteioI18n.t("Validar")' in text  # the scan sees the calls it skips
+    assert len([m for m in CALL.finditer(text)]) > 10
+
+
+def test_every_message_a_person_reads_goes_through_the_translator():
+    """Issue 15 "One language": the panel, the node's errors and warnings, the bridges' hints
+    and the export plugin's refusals, all in the run's language (SorteioI18n.t; the error
+    codes stay the same in both). The scan reads every .gd of the addon."""
+    found = []
+    for path in sorted((ROOT / "addons" / "sorteio").rglob("*.gd")):
+        found += untranslated(path)
+    assert not found, "not through SorteioI18n.t:\n" + "\n".join(found)

@@ -142,8 +142,9 @@ def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp
         # The bridge speaks pt-BR in these runs (godot_env's SORTEIO_LANG; issue 15).
         (r"WARNING: sorteio: nenhuma partida: chame new_match ou load antes \(no_match\)",
          "provoked"),
-        (r"WARNING: sorteio: no card awaits a choice .*\(rule_error\)", "provoked"),
-        (r"WARNING: sorteio: no deck file at res://decks/nope.json .*\(deck_error\)", "provoked"),
+        (r"WARNING: sorteio: nenhuma carta espera escolha .*\(rule_error\)", "provoked"),
+        (r"WARNING: sorteio: nenhum arquivo de baralho em res://decks/nope.json .*\(deck_error\)",
+         "provoked"),
         (r"WARNING: sorteio: .*broken.json.*\(deck_error\)", "provoked"),
     ]
     run = run_script(game, "test_misuse.gd", home=tmp_path / "home", allowed=allowed)
@@ -238,7 +239,7 @@ def test_the_readme_first_game_plays_saves_loads_and_restarts(tmp_path):
     would fail the run (no ERROR line allowed)."""
     project = make_project(tmp_path / "game", files={"readme_example.gd": readme_example()})
     allowed = [  # the example reports every error_occurred with push_error, as it should
-        (r"ERROR: sorteio bad_request: load_state needs", "the test's corrupt save files"),
+        (r"ERROR: sorteio bad_request: load_state precisa", "the test's corrupt save files"),
     ]
     run = run_script(project, "run_readme_example.gd", home=tmp_path / "home", allowed=allowed)
     run.passed(

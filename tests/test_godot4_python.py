@@ -154,7 +154,7 @@ def test_missing_pyextension_is_a_clear_failure(tmp_path):
     run = run_godot(where, ["-s", "res://start_only.gd"], tmp_path / "h", allowed=NOISE)
     only_upstream_tracebacks(run.log)
     assert run.lines("STARTED ") == ["false"]
-    assert "res://sorteio.pyextension is missing" in run.lines("FAILURE ")[0]
+    assert "falta res://sorteio.pyextension" in run.lines("FAILURE ")[0]
     assert run.lines("KIND ") == ["python"]
     assert run.lines("AVAILABLE ") == ["false"]  # SorteioNode's auto mode then picks the socket
 
@@ -186,6 +186,6 @@ def test_auto_falling_back_to_a_failing_socket_names_the_missing_pyextension(tmp
     assert run.lines("KIND ") == ["socket"]
     error = run.lines("ERROR ")[0]
     assert "/nonexistent/python3" in error  # the socket bridge's own failure first
-    assert "bridge_mode auto used the socket bridge" in error, error
-    assert "res://sorteio.pyextension is missing" in error, error
-    assert "copy addons/sorteio/python/sorteio.pyextension" in error, error
+    assert "bridge_mode auto usou a ponte por socket" in error, error
+    assert "falta res://sorteio.pyextension" in error, error
+    assert "copie addons/sorteio/python/sorteio.pyextension" in error, error

@@ -263,7 +263,7 @@ func use_bridge(bridge: SorteioBridge) -> bool:
 ## Closes the bridge (the socket server stops; also done on exit). A match in play is lost.
 func stop_bridge() -> void:
 	_autostart_pending = false
-	_lose_match_if_in_play("the bridge was stopped")
+	_lose_match_if_in_play(SorteioI18n.t("a ponte foi parada"))
 	_close_bridge()
 
 
@@ -371,7 +371,7 @@ func choose_side(side: Side) -> bool:
 			if option == null:
 				_report(
 					(
-						"card %s has no option on side %d (it has %d option(s))"
+						SorteioI18n.t("a carta %s não tem opção no lado %d (ela tem %d opção(ões))")
 						% [current_card.id, side, current_card.options.size()]
 					),
 					CODE_BAD_REQUEST
@@ -436,10 +436,13 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	if is_match_in_play():
 		_report(
 			(
-				(
-					"a match is in progress (year %d, phase '%s'): call abandon_match() before "
-					+ "start_match(), or load_state() to replace it"
-				)
+				(SorteioI18n.t(
+					(
+						"uma partida está em andamento (ano %d, fase '%s'): "
+						+ "chame abandon_match() antes de start_match(), ou "
+						+ "load_state() para substituí-la"
+					)
+				))
 				% [year, phase]
 			),
 			CODE_MATCH_IN_PROGRESS
@@ -448,7 +451,13 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	var chosen: int = new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
-		_report("seed must be -1 (any) or 0 to 2147483647, not %d" % chosen, CODE_BAD_REQUEST)
+		_report(
+			(
+				SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, " + "não %d")
+				% chosen
+			),
+			CODE_BAD_REQUEST
+		)
 		return false
 	# The bridge before any deck copy: a socket server then watches the game, and removes the
 	# copy if the game is killed before it can (--game-files).
@@ -554,7 +563,9 @@ func _load_state(state: Variant) -> bool:
 	if not state is Dictionary:
 		_report(
 			(
-				"load_state needs the Dictionary save_state() returned, not %s"
+				SorteioI18n.t(
+					"load_state precisa do Dictionary que save_state() " + "devolveu, não %s"
+				)
 				% _DECK_FILES.type_name(state)
 			),
 			CODE_BAD_REQUEST
@@ -600,9 +611,12 @@ func _match_usable() -> bool:
 	if phase == PHASE_LOST:
 		_report(
 			(
-				(
-					"the match was lost with its bridge (%s): start_bridge() if it is down, "
-					+ "then load_state() a save or start_match()"
+				SorteioI18n.t(
+					(
+						"a partida se perdeu com a sua ponte (%s): "
+						+ "start_bridge() se ela caiu, depois load_state() de um "
+						+ "save ou start_match()"
+					)
 				)
 				% bridge_error
 			),
@@ -656,9 +670,11 @@ func _bridge_up() -> bool:
 	if _bridge == null and _autostart_pending and autostart_bridge:
 		start_bridge()  # a call before the first frame: start now, with the settings made so far
 	if _bridge == null:
-		var why: String = "the sorteio bridge is not running (start_bridge() first)"
+		var why: String = SorteioI18n.t(
+			"a ponte do sorteio não está rodando (start_bridge() " + "primeiro)"
+		)
 		if bridge_error != "":
-			why = "the sorteio bridge failed: " + bridge_error
+			why = SorteioI18n.t("a ponte do sorteio falhou: %s") % bridge_error
 		_report(why, CODE_BRIDGE_DOWN)
 		return false
 	while not _bridge.is_ready():
@@ -672,10 +688,13 @@ func _bridge_up() -> bool:
 		if _bridge.has_failed() or frames == null:
 			var message: String = _failure_of(_bridge)
 			if not _bridge.has_failed():
-				message = (
-					"the node cannot wait for the bridge: it is in no scene tree and the main loop "
-					+ "is not a SceneTree; add it to the tree first (await process_frame once)"
-				)
+				message = (SorteioI18n.t(
+					(
+						"o nó não pode esperar a ponte: ele não está em nenhuma "
+						+ "árvore de cena e o laço principal não é uma SceneTree; "
+						+ "adicione-o à árvore antes (await process_frame uma vez)"
+					)
+				))
 			_failure_handled = true
 			bridge_error = message
 			_report(message, CODE_BRIDGE_DOWN)
@@ -705,7 +724,7 @@ func _request(method: String, params: Dictionary) -> Variant:
 		return reply.get("result", {})
 	var error: Dictionary = reply.get("error", {})
 	var code: String = str(error.get("code", "unknown"))
-	var message: String = str(error.get("message", "unknown error"))
+	var message: String = str(error.get("message", SorteioI18n.t("erro desconhecido")))
 	if not deck_names.is_empty():
 		message = _DECK_FILES.named_as_given(message, deck_names[0], deck_names[1])
 	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
@@ -762,7 +781,7 @@ func _autostart() -> void:
 func _use(bridge: SorteioBridge, fallback_note: String) -> bool:
 	_fallback_note = fallback_note
 	_autostart_pending = false
-	_lose_match_if_in_play("the bridge was restarted: the new one holds no match")
+	_lose_match_if_in_play(SorteioI18n.t("a ponte foi reiniciada: a nova não tem partida"))
 	_close_bridge()
 	bridge_error = ""
 	_failure_handled = false

@@ -4,7 +4,8 @@ extends "res://tests/lib/engine_test.gd"
 ## come in the language the run chose. The Python side (tests/test_godot4_i18n.py) passes what
 ## each should read: --lang=pt_BR|en, --validate=the panel's button text, --cards and --title=
 ## the card table's tab and a column title, --no-match=Python's message for a draw before any
-## match, computed by Python's own handler in that language.
+## match, computed by Python's own handler in that language; --misuse= and --drifted= the start
+## of a message the node and the scripted bridge make in GDScript.
 
 
 func scenario() -> void:
@@ -45,4 +46,16 @@ func scenario() -> void:
 		messages.size() == 1 and messages[0] == arg("no-match"),
 		"Python's message in the language",
 		str(messages)
+	)
+	# The node's own words (made in GDScript, not by Python) follow the language too.
+	check(not await sorteio.choose_side(SIDE_LEFT), "a choice before a match fails")
+	check(
+		messages.size() == 2 and messages[1].begins_with(arg("misuse")),
+		"the node's own message in the language",
+		str(messages)
+	)
+	check(
+		SorteioScriptedBridge.drifted().begins_with(arg("drifted")),
+		"the scripted bridge's advice in the language",
+		SorteioScriptedBridge.drifted()
 	)

@@ -19,20 +19,23 @@ func scenario() -> void:
 		"choose_side with no match says start_match(), not advance()",
 		_last()
 	)
-	check(not _last().contains("advance() first"), "and not advance() first", _last())
+	check(not _last().contains("advance() primeiro"), "and not advance() first", _last())
 	check(
-		not await node.load_state({}) and _said("bad_request", "empty Dictionary"),
+		not await node.load_state({}) and _said("bad_request", "Dictionary vazio"),
 		"load_state({}) says the Dictionary is empty, not that it must be a dict",
 		_last()
 	)
 	check(_last().contains("save_state()"), "and to pass what save_state() returned", _last())
 	check(
-		not await node.load_state({"engine": {}}) and _said("bad_request", "no format"),
+		not await node.load_state({"engine": {}}) and _said("bad_request", "sem format"),
 		"a Dictionary without format is not a save, said before Python says 'format None'",
 		_last()
 	)
 	check(
-		not await node.load_state({"cartas": [], "medidores": []}) and _said("bad_request", "deck"),
+		(
+			not await node.load_state({"cartas": [], "medidores": []})
+			and _said("bad_request", "baralho")
+		),
 		"a deck given to load_state is named a deck",
 		_last()
 	)
@@ -46,12 +49,12 @@ func scenario() -> void:
 	node.use_bridge(scripted)
 	check(await node.start_match(1), "a scripted match starts", _last())
 	check(
-		not await node.choose_side(SIDE_LEFT) and _said("rule_error", "advance() first"),
+		not await node.choose_side(SIDE_LEFT) and _said("rule_error", "advance() primeiro"),
 		"choose_side between cards says advance() first",
 		_last()
 	)
 	check(
-		await node.draw_next_card() == null and _said("script_mismatch", "record the match again"),
+		await node.draw_next_card() == null and _said("script_mismatch", "grave a partida de novo"),
 		"script_mismatch says what to do",
 		_last()
 	)

@@ -68,15 +68,23 @@ func start(_owner: Node) -> bool:
 		return _fail(_not_registered())
 	_python = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
 	if _python == null:
-		return _fail("the Python GDExtension's class %s cannot be made here" % PYTHON_CLASS)
+		return _fail(
+			(
+				SorteioI18n.t("a classe %s da GDExtension do Python não pode ser " + "criada aqui")
+				% PYTHON_CLASS
+			)
+		)
 	var problem: String = _python.call("problem")
 	if problem != "":
 		_python = null
 		return _fail(
 			(
-				(
-					"%s: install sorteio into the extension's own Python "
-					+ "(addons/sorteio/docs/in_process.md), or set the bridge to socket"
+				SorteioI18n.t(
+					(
+						"%s: instale sorteio no Python da própria extensão "
+						+ "(addons/sorteio/docs/in_process.md), ou mude a ponte "
+						+ "para socket"
+					)
 				)
 				% problem
 			)
@@ -106,7 +114,9 @@ func failure() -> String:
 ## [code]bridge_down[/code].
 func request(method: String, params: Dictionary) -> Dictionary:
 	if _python == null:
-		return error_reply("bridge_down", "the in-process bridge is not running: " + _failure)
+		return error_reply(
+			"bridge_down", SorteioI18n.t("a ponte no processo não está rodando: %s") % _failure
+		)
 	_next_key += 1
 	var key: int = _next_key
 	var text: String = _python.call(
@@ -128,7 +138,7 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	while text == "":
 		await (Engine.get_main_loop() as SceneTree).process_frame
 		if _session != session:
-			return error_reply("bridge_down", "the in-process bridge was closed")
+			return error_reply("bridge_down", SorteioI18n.t("a ponte no processo foi fechada"))
 		if replied.try_wait():
 			text = _python.call("take", key)
 			if text == "":  # posted early (never expected): wait for the next post
@@ -155,26 +165,39 @@ static func _register() -> void:
 func _not_registered() -> String:
 	if not extension_loaded():
 		if FileAccess.file_exists(GDEXTENSION):
-			return (
-				"the Python GDExtension is in the project but not loaded: open the project in "
-				+ "the editor once (it lists the extension in .godot/extension_list.cfg)"
+			return SorteioI18n.t(
+				(
+					"a GDExtension do Python está no projeto mas não foi "
+					+ "carregada: abra o projeto no editor uma vez (ele lista "
+					+ "a extensão em .godot/extension_list.cfg)"
+				)
 			)
-		return (
-			"the Python GDExtension is not installed (res://addons/godot-python-extension/): "
-			+ "see addons/sorteio/docs/in_process.md, or set the bridge to socket"
+		return SorteioI18n.t(
+			(
+				"a GDExtension do Python não está instalada "
+				+ "(res://addons/godot-python-extension/): veja "
+				+ "addons/sorteio/docs/in_process.md, ou mude a ponte "
+				+ "para socket"
+			)
 		)
 	if not OS.has_feature("template") and not FileAccess.file_exists(PYEXTENSION):
 		return (
-			(
-				"%s is missing: copy addons/sorteio/python/sorteio.pyextension to the project root "
-				+ "(the extension imports the addon's Python side from there), then restart"
-			)
+			(SorteioI18n.t(
+				(
+					"falta %s: copie "
+					+ "addons/sorteio/python/sorteio.pyextension para a raiz "
+					+ "do projeto (a extensão importa de lá o lado Python do "
+					+ "addon), depois reinicie"
+				)
+			))
 			% PYEXTENSION
 		)
 	return (
-		(
-			"the addon's Python side did not register %s (its Python error is in Godot's output "
-			+ "above)"
+		SorteioI18n.t(
+			(
+				"o lado Python do addon não registrou %s (o erro do "
+				+ "Python está na saída do Godot acima)"
+			)
 		)
 		% PYTHON_CLASS
 	)

@@ -22,12 +22,6 @@ extends SorteioBridge
 ## "params", "reply"}, ...]}[/code]; [code]params[/code] hold what a replay checks (the
 ## [code]option[/code] of [code]choose[/code]; paths are left out).
 
-## Said after every [code]script_mismatch[/code]: what to do about it.
-const DRIFTED: String = (
-	": the game's calls drifted from the recording; record the match again "
-	+ "(SorteioNode.record_path) or make the test call what was recorded"
-)
-
 ## The exchanges still to replay, each {"method", "params", "reply"}.
 var exchanges: Array[Dictionary] = []
 ## How many requests were answered from the script so far.
@@ -97,7 +91,7 @@ func failure() -> String:
 
 func request(method: String, params: Dictionary) -> Dictionary:
 	if not is_ready():
-		return error_reply("bridge_down", "the scripted bridge is closed")
+		return error_reply("bridge_down", SorteioI18n.t("a ponte roteirizada está fechada"))
 	if method == "ping":
 		return {"ok": true, "result": {"pong": true, "protocol": 1}}
 	if method == "end_match" and (exchanges.is_empty() or exchanges[0].get("method") != method):
@@ -106,7 +100,10 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	if exchanges.is_empty():
 		return error_reply(
 			"script_mismatch",
-			"the script has no reply left for '%s' (%d answered)%s" % [method, answered, DRIFTED]
+			(
+				SorteioI18n.t("o roteiro não tem mais resposta para '%s' (%d respondidas)%s")
+				% [method, answered, drifted()]
+			)
 		)
 	var expected: Dictionary = exchanges[0]
 	var wanted: String = str(expected.get("method", ""))
@@ -114,8 +111,8 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return error_reply(
 			"script_mismatch",
 			(
-				"call %d: the script has '%s' next, the game asked '%s'%s"
-				% [answered + 1, wanted, method, DRIFTED]
+				SorteioI18n.t("chamada %d: o roteiro tem '%s' a seguir, o jogo pediu '%s'%s")
+				% [answered + 1, wanted, method, drifted()]
 			)
 		)
 	var checked: Dictionary = expected.get("params", {})
@@ -124,8 +121,8 @@ func request(method: String, params: Dictionary) -> Dictionary:
 			return error_reply(
 				"script_mismatch",
 				(
-					"call %d (%s): the script has %s=%s, the game sent %s%s"
-					% [answered + 1, method, key, checked[key], params.get(key), DRIFTED]
+					SorteioI18n.t("chamada %d (%s): o roteiro tem %s=%s, o jogo enviou %s%s")
+					% [answered + 1, method, key, checked[key], params.get(key), drifted()]
 				)
 			)
 	exchanges.pop_front()
@@ -135,6 +132,18 @@ func request(method: String, params: Dictionary) -> Dictionary:
 
 func close() -> void:
 	_closed = true
+
+
+## Said after every [code]script_mismatch[/code]: what to do about it, in the run's language
+## (a function, not a constant: a constant is fixed when the script is parsed, before the
+## language is known).
+static func drifted() -> String:
+	return SorteioI18n.t(
+		(
+			": as chamadas do jogo se afastaram da gravação; grave a partida de novo "
+			+ "(SorteioNode.record_path) ou faça o teste chamar o que foi gravado"
+		)
+	)
 
 
 static func _same(given: Variant, scripted: Variant) -> bool:

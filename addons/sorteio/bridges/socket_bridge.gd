@@ -92,7 +92,7 @@ func start(owner: Node) -> bool:
 	pid = OS.create_process(python, args)
 	if pid <= 0:
 		pid = -1
-		_fail("could not start the Python '%s'. %s" % [python, _fix_hint()])
+		_fail(SorteioI18n.t("não foi possível iniciar o Python '%s'. %s") % [python, _fix_hint()])
 		return false
 	return true
 
@@ -134,12 +134,17 @@ func poll() -> bool:
 		_status in ["starting", "connecting", "authenticating"]
 		and Time.get_ticks_msec() > _deadline
 	):
-		var what: String = "did not write %s" % port_file
+		var what: String = SorteioI18n.t("não escreveu %s") % port_file
 		if _status == "connecting":
-			what = "did not accept a connection on port %d" % _port
+			what = SorteioI18n.t("não aceitou uma conexão na porta %d") % _port
 		elif _status == "authenticating":
-			what = "did not answer its first ping on port %d" % _port
-		_fail("the sorteio server %s within %d ms%s" % [what, startup_timeout_ms, _child_said()])
+			what = SorteioI18n.t("não respondeu ao primeiro ping na porta %d") % _port
+		_fail(
+			(
+				SorteioI18n.t("o servidor do sorteio %s em %d ms%s")
+				% [what, startup_timeout_ms, _child_said()]
+			)
+		)
 		_stop_child()  # a server that never came up is of no use: do not leave it running
 	return _status == "ready"
 
@@ -147,7 +152,9 @@ func poll() -> bool:
 ## Sends one request and returns its reply (see [method SorteioBridge.request]). Await it.
 func request(method: String, params: Dictionary) -> Dictionary:
 	if _status != "ready" and _status != "authenticating":
-		return SorteioBridge.error_reply("bridge_down", _error if _error != "" else "not ready")
+		return SorteioBridge.error_reply(
+			"bridge_down", _error if _error != "" else SorteioI18n.t("não está pronta")
+		)
 	_next_id += 1
 	var message: Dictionary = {
 		"id": _next_id,
@@ -159,12 +166,12 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	var body: PackedByteArray = JSON.stringify(message).to_utf8_buffer()
 	if body.size() > MAX_FRAME:
 		return SorteioBridge.error_reply(
-			"bad_request", "request of %d bytes is too large" % body.size()
+			"bad_request", SorteioI18n.t("pedido de %d bytes grande demais") % body.size()
 		)
 	var frame: PackedByteArray = _header(body.size())
 	frame.append_array(body)
 	if _peer.put_data(frame) != OK:
-		return _down("the sorteio server closed the connection")
+		return _down(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
 	var limit: int = SLOW_REQUEST_TIMEOUT_MS if method in SLOW_METHODS else request_timeout_ms
 	var deadline: int = Time.get_ticks_msec() + maxi(limit, request_timeout_ms)
 	var header: PackedByteArray = await _read_exactly(HEADER_SIZE, deadline, limit)
@@ -172,13 +179,15 @@ func request(method: String, params: Dictionary) -> Dictionary:
 		return _down(_error)
 	var length: int = _length(header)
 	if length <= 0 or length > MAX_FRAME:
-		return _down("the sorteio server sent a bad frame of %d bytes" % length)
+		return _down(
+			SorteioI18n.t("o servidor do sorteio enviou um quadro inválido de %d bytes") % length
+		)
 	var reply_body: PackedByteArray = await _read_exactly(length, deadline, limit)
 	if _status == "failed":
 		return _down(_error)
 	var parsed: Variant = JSON.parse_string(reply_body.get_string_from_utf8())
 	if not parsed is Dictionary:
-		return _down("the sorteio server sent a reply that is not JSON")
+		return _down(SorteioI18n.t("o servidor do sorteio enviou uma resposta que não é JSON"))
 	return SorteioBridge.whole_numbers_as_ints(parsed)
 
 
@@ -230,7 +239,9 @@ func _poll_port_file() -> void:
 		if dead > 0 and not _child_running():
 			_fail(
 				(
-					"the sorteio server (%s, pid %d) exited before it was ready%s. %s"
+					SorteioI18n.t(
+						"o servidor do sorteio (%s, pid %d) saiu antes de ficar pronto%s. %s"
+					)
 					% [python, dead, _child_said(), _fix_hint()]
 				)
 			)
@@ -243,7 +254,7 @@ func _poll_port_file() -> void:
 	_token = str(info.get("token", ""))
 	_peer = StreamPeerTCP.new()
 	if _peer.connect_to_host("127.0.0.1", _port) != OK:
-		_fail("cannot connect to the sorteio server on port %d" % _port)
+		_fail(SorteioI18n.t("não foi possível conectar ao servidor do sorteio na porta %d") % _port)
 		return
 	_status = "connecting"
 
@@ -256,7 +267,7 @@ func _poll_connection() -> void:
 		_status = "authenticating"
 		_authenticate()
 	elif status != StreamPeerTCP.STATUS_CONNECTING:
-		_fail("the sorteio server refused the connection on port %d" % _port)
+		_fail(SorteioI18n.t("o servidor do sorteio recusou a conexão na porta %d") % _port)
 
 
 func _authenticate() -> void:
@@ -267,7 +278,12 @@ func _authenticate() -> void:
 		return
 	if not reply.get("ok", false):
 		var error: Dictionary = reply.get("error", {})
-		_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
+		_fail(
+			(
+				SorteioI18n.t("o servidor do sorteio recusou o primeiro ping: %s")
+				% error.get("message", reply)
+			)
+		)
 		return
 	_status = "ready"
 	became_ready.emit()
@@ -276,9 +292,9 @@ func _authenticate() -> void:
 func _check_alive() -> void:
 	_peer.poll()
 	if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
-		_fail("the sorteio server closed the connection")
+		_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
 	elif pid > 0 and not _child_running():
-		_fail("the sorteio server (%s) exited" % python)
+		_fail(SorteioI18n.t("o servidor do sorteio (%s) saiu") % python)
 
 
 func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
@@ -286,21 +302,21 @@ func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 	var spin_until: int = Time.get_ticks_usec() + SPIN_USEC
 	while data.size() < count:
 		if _peer == null:  # close() while this call waited (stop_bridge() after an unawaited call)
-			_fail("the sorteio server closed the connection")
+			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
 			return data
 		_peer.poll()
 		if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
-			_fail("the sorteio server closed the connection")
+			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
 			return data
 		var available: int = _peer.get_available_bytes()
 		if available > 0:
 			var got: Array = _peer.get_partial_data(mini(available, count - data.size()))
 			if got[0] != OK:
-				_fail("the sorteio server closed the connection")
+				_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
 				return data
 			data.append_array(got[1])
 		elif Time.get_ticks_msec() > deadline:
-			_fail("the sorteio server did not answer within %d ms" % limit)
+			_fail(SorteioI18n.t("o servidor do sorteio não respondeu em %d ms") % limit)
 			return data
 		elif Time.get_ticks_usec() < spin_until or _owner == null or not _owner.is_inside_tree():
 			OS.delay_usec(20)
@@ -376,20 +392,25 @@ func _child_said() -> String:
 		return ""
 	var text: String = FileAccess.get_file_as_string(_error_file()).strip_edges()
 	DirAccess.remove_absolute(_error_file())
-	return ": Python said: " + text if text != "" else ""
+	return SorteioI18n.t(": o Python disse: %s") % text if text != "" else ""
 
 
 func _fix_hint() -> String:
 	# For a game programmer: what to install and where to point the node (the addon README).
 	if is_frozen_server():
-		return "The frozen server shipped with the game failed; export the game again"
+		return SorteioI18n.t(
+			"O servidor congelado que veio com o jogo falhou; exporte o jogo de novo"
+		)
 	return (
-		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
-		+ "("
-		+ _install_command()
-		+ ", see addons/sorteio/README.md, Install); "
-		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
-		+ "python_executable at that interpreter"
+		SorteioI18n.t(
+			(
+				"A ponte por socket precisa de um Python 3.8 ou mais novo com o pacote sorteio "
+				+ "instalado (%s, veja addons/sorteio/README.md, Install); "
+				+ "aponte SORTEIO_PYTHON, a configuração sorteio/python ou o python_executable "
+				+ "do nó para esse interpretador"
+			)
+		)
+		% _install_command()
 	)
 
 

@@ -70,7 +70,9 @@ func failure() -> String:
 ## frame, and a slow one (a 30,000-card deck's [code]new_match[/code]) lets frames run until
 ## its reply comes, on every bridge.
 func request(_method: String, _params: Dictionary) -> Dictionary:
-	return {"ok": false, "error": {"code": "bridge_down", "message": "no bridge"}}
+	return {
+		"ok": false, "error": {"code": "bridge_down", "message": SorteioI18n.t("nenhuma ponte")}
+	}
 
 
 ## Ends the bridge: the server or the Python side stops, its files are removed.
@@ -90,7 +92,9 @@ static func error_reply(code: String, message: String) -> Dictionary:
 static func parse_reply(text: String) -> Dictionary:
 	var parsed: Variant = JSON.parse_string(text)
 	if not parsed is Dictionary:
-		return error_reply("bridge_down", "the Python side answered something that is not JSON")
+		return error_reply(
+			"bridge_down", SorteioI18n.t("o lado Python respondeu algo que não é JSON")
+		)
 	return whole_numbers_as_ints(parsed)
 
 

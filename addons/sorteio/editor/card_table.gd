@@ -76,12 +76,12 @@ func _init() -> void:
 	_count.size_flags_horizontal = SIZE_EXPAND_FILL
 	bar.add_child(_count)
 	for entry: Array in [
-		["Nova", _on_add],
-		["Duplicar", _on_duplicate],
-		["Excluir", _on_delete],
-		["Opções…", _on_edit_options],
-		["Desfazer", func() -> void: history_requested.emit(false)],
-		["Refazer", func() -> void: history_requested.emit(true)]
+		[SorteioI18n.t("Nova"), _on_add],
+		[SorteioI18n.t("Duplicar"), _on_duplicate],
+		[SorteioI18n.t("Excluir"), _on_delete],
+		[SorteioI18n.t("Opções…"), _on_edit_options],
+		[SorteioI18n.t("Desfazer"), func() -> void: history_requested.emit(false)],
+		[SorteioI18n.t("Refazer"), func() -> void: history_requested.emit(true)]
 	]:
 		var button := Button.new()
 		button.text = entry[0]

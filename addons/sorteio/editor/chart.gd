@@ -12,6 +12,8 @@ const LABEL_WIDTH := 190.0
 var title: String = ""
 ## printf format of a value label.
 var value_format: String = "%.2f"
+## Filled behind the chart when not transparent (the PNG export's copy: the panel's colour).
+var background := Color(0, 0, 0, 0)
 var _labels: Array[String] = []
 var _values: Array[float] = []
 
@@ -35,21 +37,41 @@ func bar_labels() -> Array[String]:
 	return _labels.duplicate()
 
 
-## The chart as an image (what the editor's viewport shows of it), for a PNG export; null
-## when nothing is drawn (a headless editor has no viewport texture).
+## The whole chart as an image, for a PNG export: a copy drawn into a [SubViewport] of the
+## chart's own width and full height, so a tall chart (the per-card one) is not cut where the
+## panel's scroll view ends. Null when nothing can be drawn (a headless editor renders nothing).
 func to_image() -> Image:
-	if DisplayServer.get_name() == "headless" or not is_visible_in_tree():
+	if DisplayServer.get_name() == "headless" or not is_inside_tree():
 		return null
-	var image := get_viewport().get_texture().get_image()
-	if image == null:
-		return null
-	var rect := Rect2i(get_global_rect()).intersection(Rect2i(Vector2i.ZERO, image.get_size()))
-	if rect.has_area():
-		return image.get_region(rect)
-	return null
+	var canvas := SubViewport.new()
+	canvas.size = Vector2i(maxi(int(size.x), 480), int(ceilf(custom_minimum_size.y)))
+	canvas.render_target_update_mode = SubViewport.UPDATE_ALWAYS
+	var copy: Control = get_script().new()
+	copy.value_format = value_format
+	copy.background = (
+		get_theme_color("base_color", "Editor")
+		if has_theme_color("base_color", "Editor")
+		else Color(0.13, 0.15, 0.18)
+	)
+	# A viewport does not pass the editor's theme on: the copy gets the Label look it draws with.
+	copy.theme = Theme.new()
+	copy.theme.set_font("font", "Label", get_theme_font("font", "Label"))
+	copy.theme.set_font_size("font_size", "Label", get_theme_font_size("font_size", "Label"))
+	copy.theme.set_color("font_color", "Label", get_theme_color("font_color", "Label"))
+	copy.set_data(title, _labels, _values)
+	copy.size = Vector2(canvas.size)
+	canvas.add_child(copy)
+	add_child(canvas)
+	# Drawn now, in this call: the export answers at once and the viewport is freed right after.
+	RenderingServer.force_draw(false)
+	var image := canvas.get_texture().get_image()
+	canvas.queue_free()
+	return image
 
 
 func _draw() -> void:
+	if background.a > 0.0:
+		draw_rect(Rect2(Vector2.ZERO, size), background)
 	var font := get_theme_font("font", "Label")
 	var size_px := get_theme_font_size("font_size", "Label")
 	var text_color := get_theme_color("font_color", "Label")

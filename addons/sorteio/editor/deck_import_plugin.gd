@@ -26,7 +26,7 @@ func _get_importer_name() -> String:
 
 
 func _get_visible_name() -> String:
-	return "Sorteio deck"
+	return SorteioI18n.t("Baralho Sorteio")
 
 
 func _get_recognized_extensions() -> PackedStringArray:

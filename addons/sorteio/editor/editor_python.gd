@@ -104,16 +104,17 @@ static func request_now(method: String, params: Dictionary) -> Dictionary:
 		if parsed is Dictionary:
 			return parsed
 	var said := text.strip_edges().get_slice("\n", text.strip_edges().get_slice_count("\n") - 1)
-	return (
-		SorteioBridge
-		. error_reply(
-			"bridge_down",
-			(
+	return SorteioBridge.error_reply(
+		"bridge_down",
+		(
+			(SorteioI18n.t(
 				(
-					"the Python '%s' could not answer (exit code %d%s); install sorteio in a Python 3.8 or "
-					+ "later and point SORTEIO_PYTHON or the project setting sorteio/python at it"
+					"o Python '%s' não respondeu (código de saída %d%s); "
+					+ "instale sorteio num Python 3.8 ou mais novo e aponte "
+					+ "SORTEIO_PYTHON ou a configuração sorteio/python para "
+					+ "ele"
 				)
-				% [python, code, ": " + said if said != "" else ""]
-			)
+			))
+			% [python, code, ": " + said if said != "" else ""]
 		)
 	)

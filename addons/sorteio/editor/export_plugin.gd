@@ -76,30 +76,40 @@ func _get_name() -> String:
 ## Why this export cannot be served ("" when it can): see the class description.
 static func refusal(features: PackedStringArray) -> String:
 	if features.has("web"):
-		return (
-			"Sorteio: the Web cannot run the in-process Python runtime nor start the socket "
-			+ "server: this game cannot be exported for the Web"
+		return SorteioI18n.t(
+			(
+				"Sorteio: a Web não roda o Python no processo nem "
+				+ "inicia o servidor por socket: este jogo não pode ser "
+				+ "exportado para a Web"
+			)
 		)
 	var linux_x86_64: bool = features.has("linux") and features.has("x86_64")
 	if DirAccess.dir_exists_absolute(EXTENSION_DIR):
 		if linux_x86_64:
 			return ""
 		return (
-			(
-				"Sorteio: the in-process Python runtime in %s is built for Linux x86-64 only; "
-				+ "for %s, remove it from the project and use the socket bridge with a frozen "
-				+ "server built for that platform (addons/sorteio/docs/in_process.md)"
-			)
+			(SorteioI18n.t(
+				(
+					"Sorteio: o Python no processo em %s é feito só para "
+					+ "Linux x86-64; para %s, remova-o do projeto e use a "
+					+ "ponte por socket com um servidor congelado feito para "
+					+ "essa plataforma (addons/sorteio/docs/in_process.md)"
+				)
+			))
 			% [EXTENSION_DIR, " ".join(features)]
 		)
 	if features.has("linux") or frozen_server_for(features) != "":
 		return ""
 	return (
-		(
-			"Sorteio: no frozen socket server for %s in %s (the players of this export would "
-			+ "have no Python for the rules); build one on that platform "
-			+ "(scripts/export/build_demo.py --install-server PROJECT) or export for Linux"
-		)
+		(SorteioI18n.t(
+			(
+				"Sorteio: nenhum servidor por socket congelado para %s "
+				+ "em %s (os jogadores desta exportação não teriam Python "
+				+ "para as regras); construa um nessa plataforma "
+				+ "(scripts/export/build_demo.py --install-server "
+				+ "PROJETO) ou exporte para Linux"
+			)
+		))
 		% [platform_folder(features), frozen_dir()]
 	)
 
@@ -159,10 +169,14 @@ func _export_begin(features: PackedStringArray, _is_debug: bool, path: String, _
 	if server == "":
 		print(
 			(
-				(
-					"Sorteio: this export carries no Python for the rules (no extension, no frozen "
-					+ "server in %s): its players need python3 with sorteio installed"
-				)
+				(SorteioI18n.t(
+					(
+						"Sorteio: esta exportação não leva Python para as "
+						+ "regras (nem extensão, nem servidor congelado em %s): "
+						+ "seus jogadores precisam de python3 com sorteio "
+						+ "instalado"
+					)
+				))
 				% frozen_dir().path_join(platform_folder(features))
 			)
 		)
@@ -193,15 +207,20 @@ func _refuse(message: String) -> void:
 ## written, so a refused export leaves nothing of the runtime behind.
 static func runtime_refusal() -> String:
 	if not FileAccess.file_exists("res://.python/extension_api.json"):
-		return "Sorteio: res://.python/extension_api.json is missing: open the project in the editor once"
+		return SorteioI18n.t(
+			"Sorteio: falta res://.python/extension_api.json: abra " + "o projeto no editor uma vez"
+		)
 	var own: String = RUNTIME_DIR.path_join("python3.12/site-packages").path_join(SITECUSTOMIZE)
 	if FileAccess.file_exists(own):
 		return (
-			(
-				"Sorteio: %s exists: the in-process export ships the addon's %s as the runtime's "
-				+ "sitecustomize.py (without it an exported game with an autoload crashes at exit); "
-				+ "merge yours into a module it imports, or remove it"
-			)
+			(SorteioI18n.t(
+				(
+					"Sorteio: %s existe: a exportação no processo leva o %s "
+					+ "do addon como o sitecustomize.py do Python (sem ele um "
+					+ "jogo exportado com um autoload cai ao sair); mova o "
+					+ "seu para um módulo que ele importe, ou remova-o"
+				)
+			))
 			% [own, UPSTREAM_FIXES]
 		)
 	return ""
@@ -266,7 +285,14 @@ func _remove_refused_export() -> void:
 	if extension and FileAccess.file_exists(home.path_join("python312.zip")):
 		_remove_tree(home)
 		DirAccess.remove_absolute(home.get_base_dir())  # lib/, when nothing else is in it
-	push_error("Sorteio: the export to %s was refused (see above); nothing was kept" % folder)
+	push_error(
+		(
+			SorteioI18n.t(
+				"Sorteio: a exportação para %s foi recusada (veja " + "acima); nada foi mantido"
+			)
+			% folder
+		)
+	)
 	_refused_path = ""
 
 
@@ -293,7 +319,12 @@ func _copy(from: String, to: String) -> void:
 	DirAccess.make_dir_recursive_absolute(to.get_base_dir())
 	var error: Error = DirAccess.copy_absolute(from, to)
 	if error != OK:
-		push_error("Sorteio: copying %s to %s failed (%s)" % [from, to, error_string(error)])
+		push_error(
+			(
+				SorteioI18n.t("Sorteio: a cópia de %s para %s falhou (%s)")
+				% [from, to, error_string(error)]
+			)
+		)
 
 
 func _copy_tree(from: String, to: String) -> void:

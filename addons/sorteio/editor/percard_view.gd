@@ -16,7 +16,7 @@ signal card_chosen(card: String)
 const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
 const Chart := preload("res://addons/sorteio/editor/chart.gd")
-const STEP_BUDGET_MS := 60
+const SimJob := preload("res://addons/sorteio/editor/sim_job.gd")
 ## Bars in the chart: the cards with the largest |Δ| (the table and the CSV hold all).
 const CHART_BARS := 25
 
@@ -29,7 +29,7 @@ var _progress: ProgressBar
 var _progress_text: Label
 var _summary: RichTextLabel
 var _chart: Chart
-var _job: int = -1
+var _job: SimJob
 ## Seed and player of the study: the Simulação tab's controls.
 var _settings: Callable
 
@@ -37,8 +37,9 @@ var _settings: Callable
 ## [param settings] returns {seed, policy} as the Simulação tab's controls say.
 func _init(link: Link, settings: Callable) -> void:
 	_link = link
+	_job = SimJob.new(link, "percard")
 	_settings = settings
-	name = "por carta"
+	name = SorteioI18n.t("por carta")
 	size_flags_horizontal = SIZE_EXPAND_FILL
 	var row := HFlowContainer.new()
 	add_child(row)
@@ -72,12 +73,13 @@ func _init(link: Link, settings: Callable) -> void:
 	)
 	exports.add_child(
 		Ui.button(
-			"Exportar gráfico por carta (PNG)", func() -> void: export_requested.emit("percard_png")
+			SorteioI18n.t("Exportar gráfico por carta (PNG)"),
+			func() -> void: export_requested.emit("percard_png")
 		)
 	)
 	var panes := HBoxContainer.new()
 	add_child(panes)
-	tree = Ui.tree("estudo por carta", 6, [2, 1, 2, 1, 1, 6])
+	tree = Ui.tree(SorteioI18n.t("estudo por carta"), 6, [2, 1, 2, 1, 1, 6])
 	tree.size_flags_horizontal = SIZE_EXPAND_FILL
 	tree.custom_minimum_size = Vector2(0, 260)
 	tree.item_selected.connect(_on_row_selected)
@@ -104,42 +106,17 @@ func run(precision: float = -1.0, max_matches: int = -1, policy: String = "") ->
 		"per_card": {"precision": _precision.value, "max_matches": int(_cap.value)}
 	}
 	_progress.value = 0
-	var reply := await _link.request("simulate_start", params)
-	if not _link.answer("percard", reply, false):
-		return
-	_job = int(reply["result"]["job"])
-	_progress.max_value = maxf(float(reply["result"]["total"]), 1.0)
-	while _job > 0:
-		var step := await _link.request("simulate_step", {"job": _job, "budget_ms": STEP_BUDGET_MS})
-		if _job < 0:
-			return  # stopped meanwhile
-		if not _link.answer("percard", step, false):
-			_job = -1
-			return
-		var data: Dictionary = step["result"]
-		_show_progress(data)
-		if data["finished"]:
-			_job = -1
-			_link.results["percard"] = data["result"]
-			show_result(data["result"])
-			_link.action_finished.emit("percard", true)
-			return
-		await get_tree().process_frame
+	await _job.run(params, func(_reply: Dictionary) -> void: pass, _show_progress, show_result)
 
 
 ## Stops a running study.
 func stop() -> void:
-	if _job > 0:
-		var job := _job
-		_job = -1
-		await _link.request("simulate_cancel", {"job": job})
-		_link.set_status(SorteioI18n.t("estudo por carta interrompido"))
-		_link.action_finished.emit("percard", false)
+	await _job.stop(SorteioI18n.t("estudo por carta interrompido"))
 
 
 ## True while a study runs.
 func is_running() -> bool:
-	return _job > 0
+	return _job.is_running()
 
 
 ## What is shown, for tests: {progress: {value, max, text}, summary (plain text),
@@ -180,7 +157,9 @@ func show_result(result: Dictionary) -> void:
 	var text := "[color=#%s][b]%s[/b][/color]" % [colour.to_html(false), result["summary"]]
 	if base is Dictionary:
 		text += (
-			"\nBaralho inteiro: catástrofe %.1f%% (IC 95%% %.1f%%–%.1f%%) · semente %d · %s · "
+			SorteioI18n.t(
+				"\nBaralho inteiro: catástrofe %.1f%% (IC 95%% %.1f%%–%.1f%%) · semente %d · %s · "
+			)
 			% [
 				base["catastrophe_pct"],
 				base["catastrophe_ci95_low_pct"],
@@ -189,11 +168,16 @@ func show_result(result: Dictionary) -> void:
 				_player_name(str(result["policy"]))
 			]
 		)
-		text += "%d partidas em %d rodadas" % [int(result["matches_played"]), int(result["rounds"])]
-	text += (
-		"\nΔ = catástrofe sem a carta − com o baralho inteiro, nas mesmas partidas: positivo, "
-		+ "a carta protege; negativo, ela prejudica."
-	)
+		text += (
+			SorteioI18n.t("%d partidas em %d rodadas")
+			% [int(result["matches_played"]), int(result["rounds"])]
+		)
+	text += (SorteioI18n.t(
+		(
+			"\nΔ = catástrofe sem a carta − com o baralho inteiro, nas mesmas partidas: positivo, "
+			+ "a carta protege; negativo, ela prejudica."
+		)
+	))
 	_summary.text = text
 	var root := Ui.reset(
 		tree,
@@ -229,7 +213,10 @@ func show_result(result: Dictionary) -> void:
 			labels.append("%s%s" % [card["card"], " *" if flagged else ""])
 			values.append(card["diff_pp"])
 	_chart.set_data(
-		"Δ catástrofe (pontos) sem a carta, as %d de maior |Δ| (* sinalizada)" % labels.size(),
+		(
+			SorteioI18n.t("Δ catástrofe (pontos) sem a carta, as %d de maior |Δ| (* sinalizada)")
+			% labels.size()
+		),
 		labels,
 		values
 	)
@@ -237,7 +224,7 @@ func show_result(result: Dictionary) -> void:
 	_reveal.call_deferred()
 	_link.set_status(
 		(
-			"estudo por carta terminado: %d de %d sinalizadas"
+			SorteioI18n.t("estudo por carta terminado: %d de %d sinalizadas")
 			% [int(result["cards_flagged"]), int(result["cards_total"])]
 		)
 	)
@@ -254,7 +241,7 @@ func _show_progress(data: Dictionary) -> void:
 	_progress.max_value = maxf(float(data["total"]), 1.0)
 	_progress.value = float(data["done"])
 	_progress_text.text = (
-		"rodada %d · %d de %d cartas resolvidas · %d de %d partidas"
+		SorteioI18n.t("rodada %d · %d de %d cartas resolvidas · %d de %d partidas")
 		% [
 			int(data.get("round", 0)),
 			int(data.get("cards_settled", 0)),
@@ -263,7 +250,7 @@ func _show_progress(data: Dictionary) -> void:
 			int(data["total"])
 		]
 	)
-	_link.set_status("estudo por carta: " + _progress_text.text)
+	_link.set_status(SorteioI18n.t("estudo por carta: %s") % _progress_text.text)
 
 
 func _on_row_selected() -> void:
@@ -275,5 +262,5 @@ func _on_row_selected() -> void:
 static func _player_name(policy: String) -> String:
 	for entry: Array in Ui.PLAYERS:
 		if entry[0] == policy:
-			return "jogador " + str(entry[1])
-	return "jogador " + policy
+			return SorteioI18n.t("jogador %s") % SorteioI18n.t(str(entry[1]))
+	return SorteioI18n.t("jogador %s") % policy

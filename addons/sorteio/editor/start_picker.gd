@@ -25,7 +25,7 @@ var _dialog: EditorFileDialog
 
 ## [param with_state]: offer "a saved match" too.
 func _init(link: Link, with_state: bool) -> void:
-	name = "início"
+	name = SorteioI18n.t("início")
 	add_child(Ui.label(SorteioI18n.t("Começar de:")))
 	_menu = OptionButton.new()
 	for entry: Array in STARTS:
@@ -39,7 +39,7 @@ func _init(link: Link, with_state: bool) -> void:
 	add_child(_path)
 	_dialog = Ui.file_dialog(
 		link.panel,
-		["*.json ; Partida salva ou situação"],
+		["*.json ; " + SorteioI18n.t("Partida salva ou situação")],
 		EditorFileDialog.FILE_MODE_OPEN_FILE,
 		func(path: String) -> void: _path.text = path
 	)

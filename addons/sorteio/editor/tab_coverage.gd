@@ -69,7 +69,11 @@ func show_result(report: Dictionary) -> void:
 	_section(
 		root,
 		SorteioI18n.t("Cartas ligadas por medidor (§3.2, §3.3)"),
-		["medidor", "ligadas", "até ano 1", "até ano 2", "até ano 3", "até ano 4", "situação"]
+		(
+			[SorteioI18n.t("medidor"), SorteioI18n.t("ligadas")]
+			+ _until_years()
+			+ [SorteioI18n.t("situação")]
+		)
 	)
 	for m: Dictionary in report["meters"]:
 		Ui.line(
@@ -125,3 +129,10 @@ func _section(root: TreeItem, title: String, headers: Array) -> void:
 	for c in mini(headers.size(), tree.columns):
 		header.set_text(c, str(headers[c]))
 		header.set_custom_color(c, Color(0.7, 0.7, 0.7))
+
+
+static func _until_years() -> Array[String]:
+	var out: Array[String] = []
+	for year in range(1, 5):
+		out.append(SorteioI18n.t("até ano %d") % year)
+	return out

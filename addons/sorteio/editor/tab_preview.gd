@@ -78,7 +78,7 @@ func show_result(result: Dictionary) -> void:
 	for row: Dictionary in result["rows"]:
 		var item := tree.create_item(root)
 		if row["event"] == "turn_started":
-			item.set_text(0, "Ano %d" % int(row["year"]))
+			item.set_text(0, SorteioI18n.t("Ano %d") % int(row["year"]))
 			var texts: Array[String] = []
 			for ob: Dictionary in row["mandatory"]:
 				texts.append(str(ob["texto"]))

@@ -63,7 +63,10 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 		)
 	else:
 		_link.set_status(
-			"%d problema(s) no baralho; escolha um para ver a carta" % result["errors"].size(),
+			(
+				SorteioI18n.t("%d problema(s) no baralho; escolha um para ver a carta")
+				% result["errors"].size()
+			),
 			Link.ERROR_COLOR
 		)
 	if switch_tab:

@@ -13,9 +13,9 @@ signal export_requested(what: String)
 const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
 const Chart := preload("res://addons/sorteio/editor/chart.gd")
+const SimJob := preload("res://addons/sorteio/editor/sim_job.gd")
 const PerCard := preload("res://addons/sorteio/editor/percard_view.gd")
 const StartPicker := preload("res://addons/sorteio/editor/start_picker.gd")
-const STEP_BUDGET_MS := 60
 const DEFAULT_MATCHES := 3000
 ## The §7 parameters a sweep may vary: [name, label, lowest, highest, step] (GDD 06 §7 safe
 ## ranges; Python checks them again and says so when a value is outside).
@@ -45,11 +45,12 @@ var _sweep_to: Array[SpinBox] = []
 var _progress: ProgressBar
 var _summary: RichTextLabel
 var _mode_chart: Chart
-var _job: int = -1
+var _job: SimJob
 
 
 func _init(link: Link) -> void:
 	_link = link
+	_job = SimJob.new(link, "simulate")
 	name = SorteioI18n.t("Simulação")
 	horizontal_scroll_mode = ScrollContainer.SCROLL_MODE_DISABLED
 	var box := VBoxContainer.new()
@@ -129,47 +130,30 @@ func run(matches: int = -1, player: String = "", sweep: Dictionary = {}) -> void
 	}
 	params.merge(start.params())
 	_progress.value = 0
-	var reply := await _link.request("simulate_start", params)
+	await _job.run(params, _on_start, _on_progress, _show_result)
+
+
+func _on_start(reply: Dictionary) -> void:
 	if start.show_problems(sweep_tree, reply):
 		_link.tabs.current_tab = 4
-	if not _link.answer("simulate", reply, false):
-		return
-	_job = int(reply["result"]["job"])
-	_progress.max_value = float(reply["result"]["total"])
-	while _job > 0:
-		var step := await _link.request("simulate_step", {"job": _job, "budget_ms": STEP_BUDGET_MS})
-		if _job < 0:
-			return  # stopped meanwhile
-		if not _link.answer("simulate", step, false):
-			_job = -1
-			return
-		var data: Dictionary = step["result"]
-		_progress.value = float(data["done"])
-		_link.set_status(
-			SorteioI18n.t("simulando: %d de %d partidas") % [int(data["done"]), int(data["total"])]
-		)
-		if data["finished"]:
-			_job = -1
-			_link.results["simulate"] = data["result"]
-			_show_result(data["result"])
-			_link.action_finished.emit("simulate", true)
-			return
-		await get_tree().process_frame
+
+
+func _on_progress(data: Dictionary) -> void:
+	_progress.max_value = maxf(float(data["total"]), 1.0)
+	_progress.value = float(data["done"])
+	_link.set_status(
+		SorteioI18n.t("simulando: %d de %d partidas") % [int(data["done"]), int(data["total"])]
+	)
 
 
 ## Stops a running simulation (Parar).
 func stop() -> void:
-	if _job > 0:
-		var job := _job
-		_job = -1
-		await _link.request("simulate_cancel", {"job": job})
-		_link.set_status(SorteioI18n.t("simulação interrompida"))
-		_link.action_finished.emit("simulate", false)
+	await _job.stop(SorteioI18n.t("simulação interrompida"))
 
 
 ## True while a simulation runs.
 func is_running() -> bool:
-	return _job > 0 or per_card.is_running()
+	return _job.is_running() or per_card.is_running()
 
 
 ## The summary as shown (plain text).
@@ -294,7 +278,11 @@ func _show_result(result: Dictionary) -> void:
 			cells += [
 				"%.1f%%" % row["catastrophe_pct"],
 				"%.1f–%.1f" % [row["catastrophe_ci95_low_pct"], row["catastrophe_ci95_high_pct"]],
-				"base" if row["baseline"] else ("%+.1f" % diff if diff != null else "?"),
+				(
+					SorteioI18n.t("base")
+					if row["baseline"]
+					else ("%+.1f" % diff if diff != null else "?")
+				),
 				SorteioI18n.t("sim") if flagged else SorteioI18n.t("não"),
 				"%.2f" % row["mandatory_per_turn"]
 			]

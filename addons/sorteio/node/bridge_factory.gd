@@ -26,14 +26,22 @@ static func make(node: SorteioNode) -> Variant:
 			var script: GDScript = _python_bridge_script()
 			if script == null:
 				return (
-					"the in-process bridge is not installed (%s is missing): use the socket bridge"
+					SorteioI18n.t(
+						(
+							"a ponte no processo não está instalada (falta %s): use "
+							+ "a ponte por socket"
+						)
+					)
 					% SorteioNode.PYTHON_BRIDGE_PATH
 				)
 			return script.new()
 		SorteioNode.BRIDGE_SCRIPTED:
 			var scripted: SorteioBridge = ScriptedBridge.from_file(node.scripted_replies)
 			if scripted == null:
-				return "cannot read the scripted replies '%s'" % node.scripted_replies
+				return (
+					SorteioI18n.t("não foi possível ler as respostas roteirizadas '%s'")
+					% node.scripted_replies
+				)
 			return scripted
 	return _socket_bridge(node)
 
@@ -59,8 +67,13 @@ static func fallback_note(node: SorteioNode, made: SorteioBridge) -> String:
 	if not FileAccess.file_exists(PYTHON_EXTENSION) and not FileAccess.file_exists(PYEXTENSION):
 		return ""  # no in-process bridge installed: the socket bridge is the plan, not a fallback
 	return (
-		". bridge_mode auto used the socket bridge because the in-process bridge is not "
-		+ "usable here: %s" % _in_process_problem()
+		(SorteioI18n.t(
+			(
+				". bridge_mode auto usou a ponte por socket porque a "
+				+ "ponte no processo não pode ser usada aqui: %s"
+			)
+		))
+		% _in_process_problem()
 	)
 
 
@@ -73,15 +86,22 @@ static func _in_process_problem() -> String:
 		if problem != "":
 			return (
 				problem
-				+ "; install sorteio into the extension's own Python "
-				+ "(addons/sorteio/docs/in_process.md)"
+				+ SorteioI18n.t(
+					(
+						"; instale sorteio no Python da própria extensão "
+						+ "(addons/sorteio/docs/in_process.md)"
+					)
+				)
 			)
 	var script: GDScript = _python_bridge_script()
 	if script != null:
 		var bridge: Object = script.new()
 		if bridge.has_method("_not_registered"):
 			return str(bridge.call("_not_registered"))
-	return "%s is missing (addons/sorteio/docs/in_process.md)" % SorteioNode.PYTHON_BRIDGE_PATH
+	return (
+		SorteioI18n.t("falta %s (addons/sorteio/docs/in_process.md)")
+		% SorteioNode.PYTHON_BRIDGE_PATH
+	)
 
 
 static func _python_bridge_script() -> GDScript:

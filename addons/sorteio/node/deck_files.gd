@@ -27,7 +27,10 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 		chosen = resource
 	elif not deck is String:
 		report.call(
-			"deck must be a path String or a SorteioDeck, not %s" % type_name(deck),
+			(
+				SorteioI18n.t("deck deve ser um caminho (String) ou um SorteioDeck, não %s")
+				% type_name(deck)
+			),
 			SorteioNode.CODE_BAD_REQUEST
 		)
 		return []
@@ -77,10 +80,13 @@ func for_python(path: String) -> Variant:
 			return _copy(imported.json_text, path.get_file())
 	report.call(
 		(
-			(
-				"no deck file at %s (deck_path, start_match or the save's deck); "
-				+ "a relative path is read from res://"
-			)
+			(SorteioI18n.t(
+				(
+					"nenhum arquivo de baralho em %s (deck_path, "
+					+ "start_match ou o baralho do save); um caminho relativo "
+					+ "é lido de res://"
+				)
+			))
 			% path
 		),
 		SorteioNode.CODE_DECK_ERROR
@@ -111,12 +117,12 @@ func remove_temporary_files() -> void:
 static func type_name(value: Variant) -> String:
 	match typeof(value):
 		TYPE_NIL:
-			return "null (an empty or corrupt save file?)"
+			return SorteioI18n.t("null (um arquivo de save vazio ou corrompido?)")
 		TYPE_STRING:
-			return "text"
+			return SorteioI18n.t("texto")
 		TYPE_ARRAY:
-			return "an Array"
-	return "a value of type %s" % type_string(typeof(value))
+			return SorteioI18n.t("um Array")
+	return SorteioI18n.t("um valor do tipo %s") % type_string(typeof(value))
 
 
 static func _on_disk(path: String) -> bool:

@@ -7,33 +7,53 @@ extends RefCounted
 static func no_card(phase: String, ending: Dictionary) -> String:
 	match phase:
 		SorteioNode.PHASE_NONE:
-			return (
-				"no card awaits a choice (no match is in play): start_match() or load_state() "
-				+ "first, then advance() hands the first card"
+			return SorteioI18n.t(
+				(
+					"nenhuma carta espera escolha (não há partida em jogo): "
+					+ "start_match() ou load_state() primeiro, depois "
+					+ "advance() entrega a primeira carta"
+				)
 			)
 		SorteioNode.PHASE_ENDED:
 			return (
-				(
-					"no card awaits a choice (the match is over: %s): start_match() begins a "
-					+ "new one"
+				SorteioI18n.t(
+					(
+						"nenhuma carta espera escolha (a partida acabou: %s): "
+						+ "start_match() começa outra"
+					)
 				)
 				% str(ending.get("reason", "ended"))
 			)
-	return "no card awaits a choice (phase '%s'): advance() first; it hands the next card" % phase
+	return (
+		SorteioI18n.t(
+			(
+				"nenhuma carta espera escolha (fase '%s'): advance() "
+				+ "primeiro; ele entrega a próxima carta"
+			)
+		)
+		% phase
+	)
 
 
 ## "" for a Dictionary shaped like a save (Python checks the rest), else what is wrong with
 ## [param state] and what to pass instead.
 static func not_a_save(state: Dictionary) -> String:
 	if state.is_empty():
-		return (
-			"load_state got an empty Dictionary, not a save (an empty or unwritten save file?): "
-			+ "pass what save_state() returned, or that Dictionary read back from its JSON file"
+		return SorteioI18n.t(
+			(
+				"load_state recebeu um Dictionary vazio, não um save "
+				+ "(um arquivo de save vazio ou não escrito?): passe o "
+				+ "que save_state() devolveu, ou esse Dictionary lido de "
+				+ "volta do seu arquivo JSON"
+			)
 		)
 	if state.has("cartas") or state.has("medidores"):
-		return (
-			"load_state got a deck, not a save: give a deck to start_match(); load_state takes "
-			+ "what save_state() returned"
+		return SorteioI18n.t(
+			(
+				"load_state recebeu um baralho, não um save: dê um "
+				+ "baralho a start_match(); load_state recebe o que "
+				+ "save_state() devolveu"
+			)
 		)
 	var missing: PackedStringArray = []
 	for key: String in ["format", "engine"]:
@@ -42,9 +62,13 @@ static func not_a_save(state: Dictionary) -> String:
 	if missing.is_empty():
 		return ""
 	return (
-		(
-			"load_state got a Dictionary that is not a save (no %s; it has %s): pass what "
-			+ "save_state() returned, or that Dictionary read back from its JSON file"
+		SorteioI18n.t(
+			(
+				"load_state recebeu um Dictionary que não é um save "
+				+ "(sem %s; ele tem %s): passe o que save_state() "
+				+ "devolveu, ou esse Dictionary lido de volta do seu "
+				+ "arquivo JSON"
+			)
 		)
-		% [" or ".join(missing), ", ".join(PackedStringArray(state.keys()))]
+		% [SorteioI18n.t(" ou ").join(missing), ", ".join(PackedStringArray(state.keys()))]
 	)

@@ -315,7 +315,17 @@ func _shots(shot: String, out: String) -> void:
 	await _act("percard", func() -> void: _panel.per_card.run(50.0, 100, "random"))
 	await _capture(shot.get_basename() + "_percard.png")
 	if out != "":
-		_emit("percard_png", {"png": _panel.export_png(out + "/percard.png", "percard_png")}, 0)
+		var saved: Error = _panel.export_png(out + "/percard.png", "percard_png")
+		var image: Image = Image.load_from_file(out + "/percard.png") if saved == OK else null
+		_emit(
+			"percard_png",
+			{
+				"png": saved,
+				"height": image.get_height() if image != null else 0,
+				"chart_height": _panel.per_card._chart.custom_minimum_size.y
+			},
+			0
+		)
 
 
 func _capture(path: String) -> void:
