@@ -203,8 +203,6 @@ var _ending_announced: bool = false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file never holds this machine's absolute path.
 var _deck_given: String = ""
-# [Python's path of the deck, the game's name for it] for the next request's error message.
-var _deck_names: Array = []
 var _mode_names: Dictionary = {}
 var _line: _CALL_LINE = _CALL_LINE.new()
 var _decks: _DECK_FILES = null
@@ -308,18 +306,16 @@ func start_match(new_seed: int = -1, deck: Variant = "") -> bool:
 	return started
 
 
-## Drops the match in play (a restart): [member phase] becomes [constant PHASE_NONE] at once
-## and [method start_match] is allowed again; Python forgets it too (in the call's turn: await
-## it to be sure), so [method save_state] and [method advance] answer
-## [constant CODE_NO_MATCH] as before any match.
+## Drops the match in play, in Python too (a restart): [member phase] is [constant PHASE_NONE]
+## at once, [method start_match] allowed again; the calls after it ([method save_state],
+## [method advance]...) answer [constant CODE_NO_MATCH] as before any match.
 func abandon_match() -> void:
 	_clear_match()
 	phase = PHASE_NONE
 	var ticket: int = await _line.take()
-	# A bridge that is down or still starting holds no match: nothing to ask.
-	if _bridge != null and _bridge.is_ready():
+	if _bridge != null and _bridge.is_ready():  # one down or starting holds no match
 		await _request("end_match", {})
-		_clear_match()  # a reply of a call made before this one may have set it again
+		_clear_match()  # again: the reply of a call made before this one may have set it
 		phase = PHASE_NONE
 	_line.leave(ticket)
 
@@ -469,7 +465,6 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	var params: Dictionary = {"deck": source[1]}
 	if chosen >= 0:
 		params["seed"] = chosen
-	_deck_names = [source[1], source[0]]
 	var result: Variant = await _request("new_match", params)
 	_decks.remove_temporary_files()
 	if result == null:
@@ -560,17 +555,6 @@ func _advance() -> SorteioCard:
 
 
 func _load_state(state: Variant) -> bool:
-	if not state is Dictionary:
-		_report(
-			(
-				SorteioI18n.t(
-					"load_state precisa do Dictionary que save_state() " + "devolveu, não %s"
-				)
-				% _DECK_FILES.type_name(state)
-			),
-			CODE_BAD_REQUEST
-		)
-		return false
 	var wrong: String = _MESSAGES.not_a_save(state)
 	if wrong != "":
 		_report(wrong, CODE_BAD_REQUEST)
@@ -587,7 +571,6 @@ func _load_state(state: Variant) -> bool:
 		if python_deck == null and given != "":
 			return false
 		sent["deck"] = python_deck
-		_deck_names = [python_deck, given]
 	var result: Variant = await _request("load", {"state": sent})
 	_decks.remove_temporary_files()
 	if result == null:
@@ -705,13 +688,9 @@ func _bridge_up() -> bool:
 
 func _request(method: String, params: Dictionary) -> Variant:
 	# The result Dictionary (numbers made ints), or null after error_occurred.
-	var deck_names: Array = _deck_names
-	_deck_names = []
 	if not await _bridge_up():
 		return null
-	# Held here: stop_bridge() during the wait would free the bridge under its coroutine, which
-	# then never resumed, and this call never left the line (every later call waited forever).
-	var bridge: SorteioBridge = _bridge
+	var bridge: SorteioBridge = _bridge  # held: stop_bridge() must not free it mid-request
 	# SorteioBridge.request is a coroutine in the bridges that wait (the base one is not).
 	@warning_ignore("redundant_await")
 	# Whole numbers come as ints: each bridge converts its reply once (SorteioBridge.request).
@@ -725,8 +704,7 @@ func _request(method: String, params: Dictionary) -> Variant:
 	var error: Dictionary = reply.get("error", {})
 	var code: String = str(error.get("code", "unknown"))
 	var message: String = str(error.get("message", SorteioI18n.t("erro desconhecido")))
-	if not deck_names.is_empty():
-		message = _DECK_FILES.named_as_given(message, deck_names[0], deck_names[1])
+	message = _decks.named_as_given(message)  # the deck as the game named it, not Python's path
 	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
 		_failure_handled = true
 		bridge_error = message

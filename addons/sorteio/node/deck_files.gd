@@ -10,6 +10,8 @@ const COPY_PREFIX: String = "sorteio_deck_"
 ## Called with (message, code) when a deck cannot be handed to Python: the node's report.
 var report: Callable
 var _temporary_files: PackedStringArray = []
+# Each path handed to Python -> the deck as the game gave it, for Python's messages.
+var _given_names: Dictionary = {}
 
 
 func _init(reporter: Callable) -> void:
@@ -35,7 +37,7 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 		)
 		return []
 	if chosen != null:
-		return [chosen.resource_path, _resource_for_python(chosen)]
+		return [chosen.resource_path, _named(_resource_for_python(chosen), chosen.resource_path)]
 	if deck == "":
 		deck = (
 			path if path != "" else str(ProjectSettings.get_setting(SorteioNode.SETTING_DECK, ""))
@@ -66,18 +68,16 @@ func for_python(path: String) -> Variant:
 		return null
 	if not (path.begins_with("res://") or path.begins_with("user://")):
 		return path  # absolute path or a built-in deck name ("padrao", "curto")
-	if path.begins_with("user://"):
-		return ProjectSettings.globalize_path(path)
-	if _on_disk(path):
-		return ProjectSettings.globalize_path(path)  # res:// is a folder on disk (the editor)
+	if path.begins_with("user://") or _on_disk(path):  # _on_disk: res:// is a folder (the editor)
+		return _named(ProjectSettings.globalize_path(path), path)
 	if FileAccess.file_exists(path):
 		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
-		return _copy(FileAccess.get_file_as_string(path), path.get_file())
+		return _named(_copy(FileAccess.get_file_as_string(path), path.get_file()), path)
 	if ResourceLoader.exists(path):
 		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
 		var imported: SorteioDeck = load(path) as SorteioDeck
 		if imported != null:
-			return _copy(imported.json_text, path.get_file())
+			return _named(_copy(imported.json_text, path.get_file()), path)
 	report.call(
 		(
 			(SorteioI18n.t(
@@ -94,15 +94,14 @@ func for_python(path: String) -> Variant:
 	return null
 
 
-## [param message] (Python's, naming the deck file it read at [param python_path]) naming it
-## as the game gave it, [param given] ("res://decks/meu.json"): a user:// copy is gone by then,
-## and an OS path is not what the programmer wrote. Python spells the path its OS's way ("\\"
-## on Windows). Unchanged when there is nothing to map.
-static func named_as_given(message: String, python_path: Variant, given: String) -> String:
-	if not python_path is String or python_path == "" or given == "" or python_path == given:
-		return message
-	var path: String = python_path
-	return message.replace(path, given).replace(path.replace("/", "\\"), given)
+## [param message] (Python's) naming each deck file handed to Python as the game gave it
+## ("res://decks/meu.json"): a user:// copy is gone by then, and an OS path is not what the
+## programmer wrote. Python spells a path its OS's way ("\\" on Windows).
+func named_as_given(message: String) -> String:
+	for path: String in _given_names:
+		var given: String = _given_names[path]
+		message = message.replace(path, given).replace(path.replace("/", "\\"), given)
+	return message
 
 
 ## Removes the user:// copies made for Python (it has read them once a request returned).
@@ -144,6 +143,13 @@ func _resource_for_python(resource: SorteioDeck) -> String:
 			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
 	var file_name: String = path.get_file() if path != "" else "resource.json"
 	return _copy(resource.json_text, file_name)
+
+
+func _named(python_path: String, given: String) -> String:
+	# [param python_path], remembered as [param given] for [method named_as_given].
+	if given != "":
+		_given_names[python_path] = given
+	return python_path
 
 
 func _copy(text: String, file_name: String) -> String:

@@ -1,6 +1,8 @@
 extends RefCounted
 ## What [SorteioNode] says when a call is misused: what is wrong, and what to call instead.
 
+const _DECK_FILES := preload("res://addons/sorteio/node/deck_files.gd")
+
 
 ## choose_side with no card on the table, in [param phase] ([param ending] when it ended):
 ## what is wrong, and the call that puts a card there.
@@ -36,8 +38,14 @@ static func no_card(phase: String, ending: Dictionary) -> String:
 
 
 ## "" for a Dictionary shaped like a save (Python checks the rest), else what is wrong with
-## [param state] and what to pass instead.
-static func not_a_save(state: Dictionary) -> String:
+## [param state] (a value load_state() got: null from a corrupt file, text...) and what to pass.
+static func not_a_save(given: Variant) -> String:
+	if not given is Dictionary:
+		return (
+			SorteioI18n.t("load_state precisa do Dictionary que save_state() devolveu, não %s")
+			% _DECK_FILES.type_name(given)
+		)
+	var state: Dictionary = given
 	if state.is_empty():
 		return SorteioI18n.t(
 			(
