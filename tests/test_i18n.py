@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import sorteio
-from sorteio import i18n
+from sorteio import i18n, validation_text
 from sorteio.loader import DeckError, load_deck, parse_deck
 from sorteio.wording import Names, ending_text, reason_text
 
@@ -152,6 +152,15 @@ def test_a_broken_deck_is_named_in_the_language_of_the_run(lang, said):
             for i in caught.value.issues]
     for line in said:
         assert line in rows
+
+
+def test_a_choice_among_values_is_joined_in_the_language_of_the_run():
+    """pydantic's literal errors list the allowed values joined with an English "or"."""
+    error = {"type": "literal_error", "input": "voando",
+             "ctx": {"expected": "'turn_start', 'drawing' or 'ended'"}}
+    with i18n.use("pt-BR"):
+        said = validation_text.error_text(error)
+    assert said == "deve ser 'turn_start', 'drawing' ou 'ended', não 'voando'"
 
 
 @pytest.mark.parametrize(("lang", "said"), [

@@ -72,6 +72,10 @@ def error_text(error: Mapping[str, Any], overrides: Optional[Mapping[str, str]] 
         return _(UNKNOWN).format(type=kind)
     fields = {key: (value if isinstance(value, (int, float)) else str(value))
               for key, value in ctx.items()}
+    if kind == "literal_error" and " or " in fields.get("expected", ""):
+        # pydantic joins the allowed values in English ("'a', 'b' or 'c'").
+        head, last = fields["expected"].rsplit(" or ", 1)
+        fields["expected"] = _("{values} or {last}").format(values=head, last=last)
     try:
         return _(template).format(input=_short(error.get("input")), **fields)
     except (KeyError, IndexError, ValueError):  # a ctx this pydantic version shapes otherwise
