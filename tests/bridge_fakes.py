@@ -4,6 +4,7 @@ rules) and a client that speaks the bridge's framing."""
 import json
 import socket
 import struct
+import time
 from typing import Any, Dict, Optional
 
 from sorteio.loader import SorteioError
@@ -158,3 +159,15 @@ class Client:
         reply = self.recv_reply()
         assert reply is not None, f"server closed the connection on {method}"
         return reply
+
+
+def wait_reply(bridge, key: int, limit: float = 10.0) -> Dict[str, Any]:
+    """The in-process bridge's reply to request ``key`` (``bridge.take`` polled every 5 ms),
+    decoded; AssertionError after ``limit`` seconds."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        text = bridge.take(key)
+        if text:
+            return json.loads(text)
+        time.sleep(0.005)
+    raise AssertionError(f"no reply for {key} within {limit} s")

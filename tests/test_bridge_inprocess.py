@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bridge_fakes import wait_reply
 from sorteio.bridge.handler import RequestHandler
 from sorteio.bridge.inprocess import InProcessBridge
 
@@ -133,18 +134,6 @@ def _gated(bridge):
     return gate, threads
 
 
-def _wait_reply(bridge, key, limit=10.0):
-    import time
-
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        text = bridge.take(key)
-        if text:
-            return json.loads(text)
-        time.sleep(0.005)
-    raise AssertionError(f"no reply for {key} within {limit} s")
-
-
 @pytest.mark.parametrize("threaded", [True, False])
 def test_submit_and_take_answer_like_the_handler(threaded):
     bridge, handler = InProcessBridge(threaded=threaded), RequestHandler()
@@ -152,7 +141,7 @@ def test_submit_and_take_answer_like_the_handler(threaded):
         text = json.dumps(request)
         reply = bridge.submit(request["id"], text) or bridge.take(request["id"])
         if not reply:
-            reply = json.dumps(_wait_reply(bridge, request["id"]))
+            reply = json.dumps(wait_reply(bridge, request["id"]))
         assert json.loads(reply) == handler.handle(json.loads(text))
     assert bridge.pending == 0
 
@@ -169,9 +158,9 @@ def test_slow_request_runs_in_a_thread_and_a_later_draw_waits_for_it():
         assert bridge.take(1) == "" and bridge.take(2) == ""
     assert threads and threads[0] != threading.get_ident()
     gate.set()
-    first = _wait_reply(bridge, 1)
+    first = wait_reply(bridge, 1)
     assert first["ok"] is True and first["result"]["seed"] == 5
-    second = _wait_reply(bridge, 2)
+    second = wait_reply(bridge, 2)
     assert second["ok"] is True and "turn" in second["result"]  # not no_match
     # Fast requests with nothing pending answer within submit itself.
     assert json.loads(bridge.submit(3, '{"id": 3, "method": "draw"}'))["ok"] is True
@@ -194,7 +183,7 @@ def test_submit_and_take_never_raise(monkeypatch):
 def test_a_failed_slow_request_gives_its_error_reply():
     bridge = InProcessBridge()
     assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"deck": "nope"}}') == ""
-    reply = _wait_reply(bridge, 1)
+    reply = wait_reply(bridge, 1)
     assert reply["ok"] is False and reply["error"]["code"] == "deck_error"
     assert "nope" in reply["error"]["message"]
 
@@ -296,7 +285,7 @@ def test_notify_of_a_reply_already_there_calls_back_at_once_and_a_failing_callba
     assert json.loads(bridge.take(1))["ok"] is True
     assert bridge.submit(2, '{"id": 2, "method": "new_match", "params": {"seed": 6}}') == ""
     bridge.notify(2, lambda: 1 / 0)  # the waiter is gone: its error is nobody's
-    assert _wait_reply(bridge, 2)["ok"] is True
+    assert wait_reply(bridge, 2)["ok"] is True
 
 
 def _wait_done(bridge, limit=10.0):
@@ -321,5 +310,5 @@ def test_godot4_entry_posts_the_semaphore_it_is_given(godot4_entry):
     assert entry.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 1}}') == ""
     semaphore = Semaphore()
     entry.notify(1, semaphore)
-    reply = _wait_reply(entry._inprocess, 1)
+    reply = wait_reply(entry._inprocess, 1)
     assert reply["ok"] is True and semaphore.posts == 1

@@ -12,13 +12,13 @@ import gc
 import json
 import re
 import threading
-import time
 import weakref
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridge_fakes import wait_reply
 from sorteio import jsonfile, loader
 from sorteio.bridge import inprocess
 from sorteio.bridge.inprocess import InProcessBridge, release_in_pieces
@@ -129,16 +129,6 @@ def test_decoding_problems_are_reported_the_same_in_pieces(tmp_path, small_piece
     assert "digits" in errors[0] and "surrogate" in errors[0]
 
 
-def _wait_reply(bridge, key, limit=60.0):
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        text = bridge.take(key)
-        if text:
-            return json.loads(text)
-        time.sleep(0.005)
-    raise AssertionError(f"no reply for {key} within {limit} s")
-
-
 def test_the_threaded_bridge_loads_in_pieces_with_gc_off_then_freezes(monkeypatch):
     seen = []
     real = loader.parse_deck
@@ -152,7 +142,7 @@ def test_the_threaded_bridge_loads_in_pieces_with_gc_off_then_freezes(monkeypatc
     bridge = InProcessBridge()
     gc.enable()
     assert bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 3}}') == ""
-    assert _wait_reply(bridge, 1)["ok"] is True
+    assert wait_reply(bridge, 1, limit=60.0)["ok"] is True
     assert seen == [(True, False)]
     assert gc.isenabled() and gc.get_freeze_count() > 0
 
@@ -162,7 +152,7 @@ def test_a_game_that_turned_gc_off_keeps_it_off():
     gc.disable()
     try:
         bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 3}}')
-        assert _wait_reply(bridge, 1)["ok"] is True
+        assert wait_reply(bridge, 1, limit=60.0)["ok"] is True
         assert not gc.isenabled()
     finally:
         gc.enable()
@@ -176,14 +166,14 @@ def test_the_previous_match_is_freed_aside_and_the_new_one_plays(tmp_path, monke
     monkeypatch.setattr(inprocess, "BIG", 10)  # padrao's lists count as big: taken apart
     bridge = InProcessBridge()
     bridge.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 3}}')
-    assert _wait_reply(bridge, 1)["ok"] is True
+    assert wait_reply(bridge, 1, limit=60.0)["ok"] is True
     old = weakref.ref(bridge.handler.deck)
     released = []
     monkeypatch.setattr(inprocess, "release_in_pieces",
                         lambda box, keep: released.append(threading.get_ident())
                         or release_in_pieces(box, keep))
     bridge.submit(2, '{"id": 2, "method": "new_match", "params": {"seed": 4}}')
-    assert _wait_reply(bridge, 2)["ok"] is True
+    assert wait_reply(bridge, 2, limit=60.0)["ok"] is True
     for thread in release_threads():
         thread.join(10)
     assert released and released[0] != threading.get_ident()
