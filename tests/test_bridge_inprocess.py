@@ -199,6 +199,8 @@ def godot4_entry(monkeypatch):
     godot.method = lambda function: function
     godot.register_extension_class = lambda cls: registered.append(cls) or cls
     monkeypatch.setitem(sys.modules, "godot", godot)
+    # The entry imports upstream_fixes, which puts a finder on sys.meta_path: not for later tests.
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
     # Its folder as a package (the extension imports it as addons.sorteio.python.*), for its
     # relative import of upstream_fixes, which finds no godot._python_extension here.
     package = types.ModuleType("sorteio_godot4")
