@@ -317,7 +317,8 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
                             env=godot_env(tmp_path / "home", SORTEIO_KERNEL="python"))
     log = result.stdout + result.stderr
     (tmp_path / "xvfb.log").write_text(log, encoding="utf-8")
-    assert "GODOT-TEST passed" in log, log[-4000:]
+    failed = [line for line in log.splitlines() if line.startswith("CHECK FAIL")]
+    assert "GODOT-TEST passed" in log, "\n".join(failed) + "\n...\n" + log[-4000:]
     unexpected, _unused = engine_errors(log, (
         (r"Could not set V-Sync mode", "Xvfb's software OpenGL cannot change V-Sync"),))
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
