@@ -122,7 +122,8 @@ def _alive(pid):
 @pytest.mark.parametrize("signum, code", [
     (signal.SIGTERM, 143),
     pytest.param(signal.SIGINT, 130, marks=pytest.mark.xfail(strict=False, reason=(
-        "seen in the last fresh-clone run and locally (2026-12-04; passed in two runs before): SIGINT exited 130 "
+        "seen in the last fresh-clone run and locally (2026-12-04; passed in two runs before): "
+        "SIGINT exited 130 "
         "with only the generic 'interrompido', not 'interrompido: N de 3' with the finished "
         "scenarios kept; cause not found, open in issue 16"))),
 ])
