@@ -34,6 +34,7 @@ User errors (port in use or out of range, port file not writable, bad parent PID
 import argparse
 import asyncio
 import contextlib
+import gettext
 import os
 import secrets
 import signal
@@ -41,7 +42,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, NoReturn, Optional, Sequence
 
 from ..errors import SorteioError
 from ..i18n import _, install_for_click
@@ -499,10 +500,25 @@ def serve(
         )
 
 
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse before Python 3.11 formats ``argument X: ...`` of a usage error without gettext
+    (``ArgumentError.__str__``): that prefix is put through the same catalog here, so the whole
+    error is in the run's language on CPython 3.8 (Godot 3's pythonscript) too."""
+
+    def error(self, message: str) -> NoReturn:
+        name, sep, rest = message.partition(": ")
+        if sep and name.startswith("argument "):
+            message = gettext.gettext("argument %(argument_name)s: %(message)s") % {
+                "argument_name": name[len("argument "):],
+                "message": rest,
+            }
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """``python -m sorteio.bridge.server`` and the frozen ``sorteio-serve``: their options, help
     in the language of the run (argparse's own words through the global gettext: ``main``)."""
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog="python -m sorteio.bridge.server",
         description=_("Serve the sorteio draw to Godot over a loopback socket (framed JSON)."),
     )
