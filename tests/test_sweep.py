@@ -176,8 +176,9 @@ def test_chunks_are_even_and_capped_per_kernel():
     assert default_chunk(99, 3000, 2, "c") == 3000  # §7: one chunk per scenario, 99 chunks
     assert default_chunk(99, 3000, 2, "python") == 1000
     assert default_chunk(1, 3000, 2, "c") == 375  # 8 chunks for 2 workers
-    assert default_chunk(1, 10**6, 2, "c") == 4000
-    assert default_chunk(10, 10001, 2, "c") == 3334  # 3 chunks of 3,334 / 3,334 / 3,333
+    assert default_chunk(1, 10**6, 2, "c") == 15874  # 63 equal chunks of at most 16,000
+    assert default_chunk(1, 10**6, 2, "python") == 1000
+    assert default_chunk(10, 40001, 2, "c") == 13334  # 3 chunks of 13,334 / 13,334 / 13,333
     assert default_chunk(1, 1, 2) == 1
 
 

@@ -64,10 +64,12 @@ SEED_STRIDE = 1_000_000  # as simulate.SEED_STRIDE
 # worker process takes ~0.3-0.5 s to start (Python, pydantic, the deck), the time of ~100,000
 # compiled matches. --jobs still decides when given.
 INLINE_MATCHES = 150_000
-# Matches per chunk at most: ~25 ms of work on either kernel, so a chunk's fixed cost (a task
-# round trip, ~0.3 ms of Python around the compiled kernel) stays near 1% while a sweep still has
-# many chunks per worker to balance (docs/simulator.md, "Every core").
-CHUNK_CAP = {"c": 4000, "python": 1000}
+# Matches per chunk at most: ~40 ms of work on padrao for the compiled kernel (~70 ms for the
+# Python one), so a chunk's fixed cost stays near 2% while a sweep still has many chunks per
+# worker to balance. That cost is the parent's, ~0.9 ms of CPU a chunk (pickling, the pool's
+# threads, merging): with 4,000-match chunks it was 9% of the workers' time and held two cores to
+# 1.71x on a 30,000-match §7 sweep (docs/simulator.md, "Every core").
+CHUNK_CAP = {"c": 16000, "python": 1000}
 
 
 # -- the work unit (runs in worker processes) ---------------------------------------------------
@@ -444,7 +446,7 @@ def _executor_workers(executor: Optional[Executor]) -> Optional[int]:
 
 def default_chunk(n_scenarios: int, matches: int, workers: int, kernel: str = "python") -> int:
     """Matches per chunk: >= 4 chunks per worker over the sweep, 100 to ``CHUNK_CAP[kernel]``
-    (1,000 for the Python kernel, 4,000 for the compiled one) matches each, and the chunks of a
+    (1,000 for the Python kernel, 16,000 for the compiled one) matches each, and the chunks of a
     scenario of equal size (3,000 matches in chunks of 1,500, not 2,500 + 500)."""
     cap = CHUNK_CAP.get(kernel, CHUNK_CAP["python"])
     chunk = max(100, min(cap, math.ceil(n_scenarios * matches / (4 * workers))))
