@@ -203,8 +203,8 @@ def test_sheet_export_problems_in_the_cli_follow_the_language(tmp_path):
 # -- a corrupted save ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("pt-BR", "partida salva: played: uma carta aparece duas vezes (§3.1.2)"),
-    ("en", "saved match: played: a card is listed twice (§3.1.2)"),
+    ("pt-BR", "partida salva: played: aparece duas vezes: c001 (§3.1.2)"),
+    ("en", "saved match: played: listed twice: c001 (§3.1.2)"),
 ])
 def test_save_consistency_problems_follow_the_language(lang, said):
     from sorteio.engine import Engine
@@ -217,6 +217,27 @@ def test_save_consistency_problems_follow_the_language(lang, said):
     with i18n.use(lang), pytest.raises(StateError) as caught:
         Engine.from_state(deck, saved)
     assert said in str(caught.value)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    # QA: "card desconhecido" mixed an English noun into the sentence, with the wrong gender
+    ("pt-BR", ["carta desconhecida: 'nada'", "meters: os valores devem ir de 0 a 100 "
+                                             "(caixa = 150)"]),
+    ("en", ["unknown card 'nada'", "meters: values must be 0-100 (caixa = 150)"]),
+])
+def test_save_problems_name_the_card_and_the_meter_in_the_language(lang, said):
+    from sorteio.engine import Engine
+    from sorteio.errors import StateError
+    from sorteio.synthetic import synthetic_deck
+
+    deck = synthetic_deck()
+    saved = Engine(deck).to_state()
+    saved.update(played=["nada"])
+    saved["meters"].update(caixa=150)
+    with i18n.use(lang), pytest.raises(StateError) as caught:
+        Engine.from_state(deck, saved)
+    for text in said:
+        assert text in str(caught.value)
 
 
 @pytest.mark.parametrize(("lang", "said"), [

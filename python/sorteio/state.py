@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from typing_extensions import Literal
 
 from .errors import StateError
-from .i18n import _
+from .i18n import N_, _
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
 from .upgrade import FORMAT_UPDATED, MAX_EARLIER_DECKS, adapt, retired_of, with_retired
@@ -216,13 +216,23 @@ def _saved_match(problems: List[str]) -> str:
     return "\n".join(_("saved match: {problem}").format(problem=p) for p in problems)
 
 
+# One sentence per kind of id, so each language can agree the adjective with its noun (pt-BR:
+# "carta desconhecida", "medidor desconhecido"); an emergency's target is a meter.
+_UNKNOWN = {
+    "card": N_("unknown card {ident!r}"),
+    "meter": N_("unknown meter {ident!r}"),
+    "emergency": N_("unknown meter {ident!r}"),
+    "actor": N_("unknown actor {ident!r}"),
+}
+
+
 def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     ix = engine.index
     card, meter, actor = ix.card_index, ix.meter_index, ix.actor_index
 
     def lookup(table: Dict[str, int], ident: str, what: str) -> int:
         if ident not in table:
-            problems.append(_("unknown {what} {ident!r}").format(what=what, ident=ident))
+            problems.append(_(_UNKNOWN[what]).format(ident=ident))
             return -1
         return table[ident]
 
@@ -231,8 +241,10 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
             problems.append(_("{what}: must list exactly the deck's ids ({ids})").format(
                 what=what, ids=', '.join(table)))
             return [0] * len(table)
-        if any(not 0 <= v <= 100 for v in given.values()):
-            problems.append(_("{what}: values must be 0-100").format(what=what))
+        wrong = [f"{k} = {v}" for k, v in given.items() if not 0 <= v <= 100]
+        if wrong:  # which ones: a designer fixing a hand-written save needs the id
+            problems.append(_("{what}: values must be 0-100 ({values})").format(
+                what=what, values=", ".join(wrong)))
         return [given[k] for k in table]
 
     def obligation(ob: SavedObligation) -> list:
@@ -246,8 +258,10 @@ def _restore(engine: Any, saved: SavedMatch, problems: List[str]) -> None:
     engine.meters = values(saved.meters, meter, "meters")
     engine.satisfaction = values(saved.satisfaction, actor, "satisfaction")
     engine.played = [lookup(card, c, "card") for c in saved.played]
-    if len(set(saved.played)) != len(saved.played):
-        problems.append(_("played: a card is listed twice (§3.1.2)"))
+    twice = sorted({c for c in saved.played if saved.played.count(c) > 1})
+    if twice:
+        problems.append(_("played: listed twice: {cards} (§3.1.2)").format(
+            cards=", ".join(twice)))
     for c in engine.played:
         engine.is_played[c] = True
     for m in saved.emergency_spent:
