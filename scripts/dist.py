@@ -283,6 +283,25 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str, frozen: tuple) 
     out_dir.mkdir(parents=True, exist_ok=True)
     top = f"sorteio-{ver}-{line}"
     target = out_dir / f"{top}.zip"
+    # Written under another name and renamed when whole: a build that stops half-way (no
+    # in-process runtime, say) leaves no zip that looks releasable, nor an older one.
+    part = target.with_name(target.name + ".part")
+    for stale in (target, part):
+        if stale.exists():
+            stale.unlink()
+    try:
+        _write_zip(part, top, line, wheels, where, frozen)
+    except BaseException:
+        if part.exists():
+            part.unlink()
+        raise
+    part.replace(target)
+    return target
+
+
+def _write_zip(target: Path, top: str, line: str, wheels: list, where: str,
+               frozen: tuple) -> None:
+    ver = version()
     wheel, compiled = wheels
     text = INSTALL_GODOT4 if line == "godot4" else INSTALL_GODOT3
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -335,7 +354,6 @@ def make_zip(out_dir: Path, line: str, wheels: list, where: str, frozen: tuple) 
             version=ver, wheel=wheel.name, compiled=compiled.name, platform=where))
         for name in ("LICENSE", "CHANGELOG.md"):
             zf.write(ROOT / name, f"{top}/{name}")
-    return target
 
 
 def main() -> None:

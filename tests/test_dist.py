@@ -159,6 +159,26 @@ def _installer():
     return module
 
 
+def test_a_dist_that_stops_half_way_leaves_no_zip(tmp_path, monkeypatch):
+    """QA: `make dist` without the in-process runtime stopped with its message but left a 14.5 MB
+    Godot 4 zip without the runtime, easy to ship by mistake. The zip is written under a
+    ``.part`` name and renamed when whole; an older zip of the same name goes first."""
+    spec = importlib.util.spec_from_file_location("sorteio_dist", ROOT / "scripts" / "dist.py")
+    dist = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dist)
+    older = tmp_path / f"sorteio-{dist.version()}-godot4.zip"
+    older.write_bytes(b"an older build")
+
+    def half_way(target, *args):
+        target.write_bytes(b"the addon, no runtime")
+        raise SystemExit("dist: the Godot 4 in-process runtime could not be made")
+
+    monkeypatch.setattr(dist, "_write_zip", half_way)
+    with pytest.raises(SystemExit):
+        dist.make_zip(tmp_path, "godot4", [Path("a.whl"), Path("b.whl")], "here", ("x", {}))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_installer_picks_the_compiled_wheel_only_where_it_loads():
     """install.py: the manylinux wheel for the same CPython on the same machine with a glibc at
     least the tag's; the pure wheel for another version, machine, an older glibc or no glibc."""
