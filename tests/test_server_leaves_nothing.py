@@ -284,6 +284,7 @@ class FakeKernel32:
 
     def __init__(self, handle: int, wait: int = WAIT_TIMEOUT, error: int = 0):
         self.calls: list = []
+        self.wait = wait
         self.error = error
 
         def open_process(access, inherit, pid):
@@ -292,7 +293,7 @@ class FakeKernel32:
 
         def wait_for(waited, milliseconds):
             self.calls.append(("WaitForSingleObject", waited, milliseconds))
-            return wait
+            return self.wait
 
         def close(closed):
             self.calls.append(("CloseHandle", closed))
@@ -315,6 +316,7 @@ def on_windows(monkeypatch):
         raise AssertionError(f"os.kill({pid}, {sig}) on Windows")
 
     monkeypatch.setattr(os, "kill", no_kill)
+    monkeypatch.setattr(bridge_server, "_windows_handles", {})
 
     def install(kernel: FakeKernel32) -> FakeKernel32:
         def windll(name, use_last_error=False):
@@ -343,10 +345,24 @@ def test_windows_parent_check_opens_the_process_and_waits_0_ms(on_windows, kerne
     fake = on_windows(FakeKernel32(**kernel))
     assert bridge_server._process_alive(4242) is alive
     access = 0x00100000 | 0x1000  # SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION
-    opened = [("OpenProcess", access, 0, 4242)]
-    if kernel["handle"]:  # waited on for 0 ms, then closed
-        opened += [("WaitForSingleObject", 77, 0), ("CloseHandle", 77)]
-    assert fake.calls == opened
+    calls = [("OpenProcess", access, 0, 4242)]
+    if kernel["handle"]:
+        calls.append(("WaitForSingleObject", 77, 0))
+    if kernel["handle"] and not alive:
+        calls.append(("CloseHandle", 77))
+    assert fake.calls == calls
+
+
+def test_windows_parent_check_keeps_the_handle_so_the_pid_is_not_reused(on_windows):
+    """While it runs, one OpenProcess and the handle kept; once it exited, the handle closed."""
+    fake = on_windows(FakeKernel32(handle=77, wait=WAIT_TIMEOUT))
+    assert bridge_server._process_alive(4242) and bridge_server._process_alive(4242)
+    fake.wait = WAIT_OBJECT_0
+    assert not bridge_server._process_alive(4242)
+    assert [call[0] for call in fake.calls] == [
+        "OpenProcess", "WaitForSingleObject", "WaitForSingleObject", "WaitForSingleObject",
+        "CloseHandle"]
+    assert bridge_server._windows_handles == {}
 
 
 def test_windows_game_already_gone_at_start_has_its_files_removed(on_windows, user):

@@ -167,16 +167,19 @@ _SYNCHRONIZE = 0x00100000
 _PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
 _ERROR_ACCESS_DENIED = 5
 _WAIT_OBJECT_0 = 0
+# PID -> a handle to that running process, kept open: Windows does not give a PID to a new
+# process while a handle to the old one is open, so later checks see this very process.
+_windows_handles: Dict[int, int] = {}
 
 
 def _windows_process_alive(pid: int) -> bool:
     """Whether process ``pid`` is still running, on Windows. ``os.kill(pid, 0)`` cannot probe
     there: signal 0 is CTRL_C_EVENT, sent to the game's console group (it would interrupt the
-    game), and any other number ends the process. So the process is opened and waited on for
-    0 ms: signaled means it exited (an open handle may keep its PID taken until then); a wait
-    that fails says alive, as an unreadable /proc does on Linux. A PID that cannot be opened
-    for lack of rights belongs to a running process (another user's); any other refusal (no
-    such PID) means gone."""
+    game), and any other number ends the process. So the process is opened once (the handle is
+    kept, see ``_windows_handles``) and waited on for 0 ms: signaled means it exited; a wait that
+    fails says alive, as an unreadable /proc does on Linux. A PID that cannot be opened for lack
+    of rights belongs to a running process (another user's); any other refusal (no such PID)
+    means gone."""
     import ctypes
 
     kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
@@ -185,14 +188,18 @@ def _windows_process_alive(pid: int) -> bool:
     kernel32.WaitForSingleObject.restype = ctypes.c_uint32
     kernel32.WaitForSingleObject.argtypes = (ctypes.c_void_p, ctypes.c_uint32)
     kernel32.CloseHandle.argtypes = (ctypes.c_void_p,)
-    access = _SYNCHRONIZE | _PROCESS_QUERY_LIMITED_INFORMATION
-    handle = kernel32.OpenProcess(access, 0, pid)
-    if not handle:
-        return ctypes.get_last_error() == _ERROR_ACCESS_DENIED  # type: ignore[attr-defined]
-    try:
-        return kernel32.WaitForSingleObject(handle, 0) != _WAIT_OBJECT_0
-    finally:
-        kernel32.CloseHandle(handle)
+    handle = _windows_handles.get(pid)
+    if handle is None:
+        access = _SYNCHRONIZE | _PROCESS_QUERY_LIMITED_INFORMATION
+        handle = kernel32.OpenProcess(access, 0, pid)
+        if not handle:
+            return ctypes.get_last_error() == _ERROR_ACCESS_DENIED  # type: ignore[attr-defined]
+    if kernel32.WaitForSingleObject(handle, 0) != _WAIT_OBJECT_0:
+        _windows_handles[pid] = handle
+        return True
+    _windows_handles.pop(pid, None)
+    kernel32.CloseHandle(handle)
+    return False
 
 
 def pending_limit() -> int:
