@@ -140,7 +140,8 @@ def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp
     warnings are exactly the provoked ones; the node with print_warnings off prints none."""
     allowed = [
         # The bridge speaks pt-BR in these runs (godot_env's SORTEIO_LANG; issue 15).
-        (r"WARNING: sorteio: nenhuma partida: chame new_match ou load antes \(no_match\)",
+        (r"WARNING: sorteio: nenhuma partida: chame start_match\(\) ou load_state\(\) antes "
+         r"\(os pedidos new_match ou load\) \(no_match\)",
          "provoked"),
         (r"WARNING: sorteio: nenhuma carta espera escolha .*\(rule_error\)", "provoked"),
         (r"WARNING: sorteio: nenhum arquivo de baralho em res://decks/nope.json .*\(deck_error\)",

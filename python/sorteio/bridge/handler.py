@@ -7,7 +7,8 @@ keeps serving. The rules stay in ``sorteio.engine``; this module only translates
 Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
 
 - ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``)
-- ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null]
+- ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null, ``deck_text``:
+  the deck's JSON text or null (``deck`` then only names it)]
   -> ``{"seed", "deck": <summary>, "snapshot"}``
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
 - ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
@@ -17,9 +18,10 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
 - ``end_match`` -> ``{"ended": bool}`` (no snapshot): drops the match in play, if any (the node's
   ``abandon_match()``); then the match methods answer ``no_match`` again
-- ``load`` [``state``: a dict from save] -> same as ``state``, plus ``deck_update``: what
-  adapting a save of another version of the deck changed, one sentence each (``[]`` when the
-  save was made with this deck; README "Determinism and saved matches")
+- ``load`` [``state``: a dict from save, ``deck_text`` as in ``new_match``] -> same as
+  ``state``, plus ``deck_update``: what adapting a save of another version of the deck changed,
+  one sentence each (``[]`` when the save was made with this deck; README "Determinism and saved
+  matches")
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
 
 Language (issue 15): any request may carry ``"lang": "pt-BR"|"en"`` (also ``pt``, ``pt_BR``,
@@ -114,6 +116,17 @@ def _id_problem(value: Any) -> Optional[str]:
         return None
     # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
     return _("'id' must be a number, a string or null")
+
+
+def _deck_text(params: Dict[str, Any]) -> Optional[str]:
+    """The ``deck_text`` param of ``new_match`` / ``load``: the deck's JSON text, which a game
+    sends for a deck inside its pack instead of writing a copy Python could read (issue 14: a
+    game killed mid-request leaves no copy). The deck's name (``deck``) then only names it."""
+    text = params.get("deck_text")
+    if text is not None and not isinstance(text, str):
+        raise RequestError(protocol.BAD_REQUEST, _("'deck_text' must be the deck's JSON text "
+                                                   "or null"))
+    return text
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -428,7 +441,10 @@ class RequestHandler:
 
     def _engine(self) -> Any:
         if self.engine is None:
-            raise RequestError(protocol.NO_MATCH, _("no match: call new_match or load first"))
+            # The nodes' names first: a game programmer calls those, not the requests (issue 14).
+            raise RequestError(protocol.NO_MATCH, _(
+                "no match: call start_match() or load_state() first (the requests new_match or "
+                "load)"))
         return self.engine
 
     def _ending(self) -> Optional[Dict[str, Any]]:
@@ -488,7 +504,8 @@ class RequestHandler:
                 _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
                                                                         seed=seed),
             )
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
+                         text=_deck_text(params))
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -547,7 +564,8 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST,
                                _("saved 'deck' must be a path, a name or null"))
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
+                         text=_deck_text(params))
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
