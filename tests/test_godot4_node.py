@@ -108,7 +108,7 @@ def test_the_api_over_the_socket_bridge(game, tmp_path):
         "advance() after abandon_match gives no_match, as before any match",
         "it is read and saved as the res:// path",
         "a SorteioDeck made in code starts a match",
-        "the deck copy given to Python is removed at once",
+        "no deck copy is left in user://",
     )
     assert run.lines("BRIDGE ") == ["socket"]
     assert left_in_user_dir(home, game) == []
