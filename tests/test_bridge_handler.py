@@ -249,6 +249,12 @@ def test_deck_text_plays_as_the_file_and_errors_name_the_game_s_name(tmp_path):
     assert wrong["error"]["code"] == protocol.BAD_REQUEST
     assert "deck_text" in wrong["error"]["message"]
     assert call(RequestHandler(), "load", state=state)["error"]["code"] == protocol.DECK_ERROR
+    # A lone surrogate in the text is the deck loader's to report (its card and field), not a
+    # request-wide scan's: a deck of megabytes is not scanned twice.
+    odd = call(RequestHandler(), "new_match", deck="res://decks/meu.json",
+               deck_text=text.replace('"titulo": "', '"titulo": "\ud800', 1))
+    assert odd["error"]["code"] == protocol.DECK_ERROR, odd
+    assert odd["error"]["message"].startswith("res://decks/meu.json: ")
 
 
 def test_deck_text_over_the_file_limit_is_refused_as_a_file_would_be(monkeypatch):
