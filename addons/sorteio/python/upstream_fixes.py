@@ -15,6 +15,26 @@ sorteio's rules is here; each fix is the behaviour upstream meant.
    files that are not Python scripts (the addon's icons, JSON files): ``_get_global_class_name``
    failed on them with a traceback and a "Failed loading resource" error. The fix compares the
    whole name.
+3. Upstream cannot bind a method whose default value is a typed array, which Godot 4.3+ writes
+   in its API as ``Array[StringName]([])`` (4.6 API drift: upstream's
+   ``lib/godot/_internal/utils/variant_utils.py`` ``parse_value_str_to_str`` qualifies a value's
+   names by replacing its type's ``__name__``, ``Array[godot.StringName]``, which that text does
+   not contain, so the generated ``def`` names an undefined ``Array``). One such method fails its
+   whole class: in the editor ``EditorInterface`` (``popup_node_selector``), whose failed binding
+   also leaves ``godot.EditorInterface`` the class instead of the singleton, so the extension's
+   editor integration printed two Python tracebacks in yellow at every editor start (its icon
+   and its command palette entries, ``get_command_palette() missing ... 'self'``). The fix
+   writes exactly that empty typed-array form with qualified names; every other value is
+   upstream's.
+4. With EditorInterface bound, the editor integration's command palette entries
+   (``lib/godot/_python_extension/editor/__init__.py`` ``_install_commands``) bind
+   ``EditorCommandPalette`` and its bases down to ``Window``, then ``Viewport``, whose
+   ``get_embedded_subwindows`` returns ``Array[Window]`` while ``Window`` waits for its base:
+   upstream's ``bind_class`` prints ``TypeBindInProgressError: binding of class 'Window'
+   already in progress`` (its own TODO: cyclic dependencies). ``Viewport`` bound first has no
+   cycle (``Window`` then finds its base bound), so the fix binds it at the start of
+   ``_install_commands``: not earlier, as Godot's singletons that ``Window`` needs
+   (``DisplayServer``) exist only once the editor runs that deferred call.
 
 When it applies. The addon's Python side imports this module: in the editor and in a project run
 that is before Godot registers autoloads. An exported game imports the addon's Python side only
@@ -37,6 +57,9 @@ each alive.
 import sys
 
 LANGUAGE_MODULE = "godot._python_extension.python_language"
+UTILS_MODULE = "godot._internal.utils"
+EDITOR_MODULE = "godot._python_extension.editor"  # imported in the editor only
+PATCHED_MODULES = (UTILS_MODULE, LANGUAGE_MODULE, EDITOR_MODULE)
 _IGNORED = ("_add_global_constant", "_add_named_global_constant", "_remove_named_global_constant")
 _FIXED = "_sorteio_upstream_fixes"  # set on PythonLanguage once patched
 
@@ -79,6 +102,70 @@ def patch(language) -> bool:
     return True
 
 
+def _typed_array_defaults(parse):
+    """Upstream's ``parse_value_str_to_str(value, type_)`` (a default value from Godot's API ->
+    the Python text of the generated ``def``), also right for an empty typed array."""
+
+    def parse_value_str_to_str(value, type_):
+        if isinstance(value, str) and value.startswith("Array[") and value.endswith("]([])"):
+            element = value[len("Array["):-len("]([])")]
+            if element.isidentifier():  # a Godot type name, a builtin or a class
+                return f"godot.Array[godot.{element}]([])"
+        return parse(value, type_=type_)
+
+    parse_value_str_to_str.sorteio_typed_array_defaults = True
+    return parse_value_str_to_str
+
+
+def patch_utils(utils) -> bool:
+    """Installs fix 3 on ``utils`` (upstream's ``godot._internal.utils``, whose attribute
+    ``method_bind`` calls for each default value). Returns True when it patched now, False when
+    already patched or another build without that function."""
+    parse = getattr(utils, "parse_value_str_to_str", None)
+    if parse is None or getattr(parse, "sorteio_typed_array_defaults", False):
+        return False
+    fixed = _typed_array_defaults(parse)
+    _keep_alive(parse)
+    _keep_alive(fixed)
+    utils.parse_value_str_to_str = fixed
+    return True
+
+
+def patch_editor(editor) -> bool:
+    """Installs fix 4 on ``editor`` (upstream's editor integration module, whose ``_init``
+    calls its global ``_install_commands``). Returns True when it patched now, False when
+    already patched or another build without that function."""
+    install_commands = getattr(editor, "_install_commands", None)
+    if install_commands is None or getattr(install_commands, "sorteio_viewport_first", False):
+        return False
+
+    def _install_commands(*args, **kwargs):
+        import godot
+        from godot._internal.utils import print_exceptions_and_continue
+
+        with print_exceptions_and_continue():  # as upstream reports a failed binding
+            godot.Viewport  # noqa: B018  (binds it: see fix 4)
+        return install_commands(*args, **kwargs)
+
+    _install_commands.sorteio_viewport_first = True
+    _keep_alive(install_commands)
+    _keep_alive(_install_commands)
+    editor._install_commands = _install_commands
+    return True
+
+
+def _patch_module(name, module) -> None:
+    if name == UTILS_MODULE:
+        patch_utils(module)
+        return
+    if name == EDITOR_MODULE:
+        patch_editor(module)
+        return
+    language = getattr(module, "PythonLanguage", None)
+    if language is not None:
+        patch(language)
+
+
 class _PatchingLoader:
     """Runs upstream's loader, then patches the module it made; anything else is the loader's."""
 
@@ -90,9 +177,7 @@ class _PatchingLoader:
 
     def exec_module(self, module):
         self._loader.exec_module(module)
-        language = getattr(module, "PythonLanguage", None)
-        if language is not None:
-            patch(language)
+        _patch_module(module.__name__, module)
 
     def __getattr__(self, name):
         return getattr(self._loader, name)
@@ -100,14 +185,15 @@ class _PatchingLoader:
 
 class PatchOnImport:
     """A ``sys.meta_path`` finder that finds nothing itself: it asks the other finders for
-    upstream's language module and wraps the loader so the module is patched when it is run."""
+    upstream's modules named in ``PATCHED_MODULES`` and wraps the loader so the module is
+    patched when it is run."""
 
     # Recognised by this flag, not by class: the game loads this file twice (as sitecustomize
     # and as the addon's module), which makes two classes.
     sorteio_patch_on_import = True
 
     def find_spec(self, name, path, target=None):
-        if name != LANGUAGE_MODULE:
+        if name not in PATCHED_MODULES:
             return None
         for finder in sys.meta_path:
             if getattr(finder, "sorteio_patch_on_import", False):
@@ -122,15 +208,16 @@ class PatchOnImport:
 
 
 def install() -> None:
-    """Patches upstream's ``PythonLanguage`` now if its module is imported, else when it is
+    """Patches each of upstream's ``PATCHED_MODULES`` now if it is imported, else when it is
     (one finder at the front of ``sys.meta_path``, never two)."""
-    module = sys.modules.get(LANGUAGE_MODULE)
-    if module is not None:
-        language = getattr(module, "PythonLanguage", None)
-        if language is not None:
-            patch(language)
-        return
-    if not any(getattr(f, "sorteio_patch_on_import", False) for f in sys.meta_path):
+    waiting = False
+    for name in PATCHED_MODULES:
+        module = sys.modules.get(name)
+        if module is None:
+            waiting = True
+        else:
+            _patch_module(name, module)
+    if waiting and not any(getattr(f, "sorteio_patch_on_import", False) for f in sys.meta_path):
         sys.meta_path.insert(0, PatchOnImport())
 
 
