@@ -35,6 +35,20 @@ sorteio's rules is here; each fix is the behaviour upstream meant.
    cycle (``Window`` then finds its base bound), so the fix binds it at the start of
    ``_install_commands``: not earlier, as Godot's singletons that ``Window`` needs
    (``DisplayServer``) exist only once the editor runs that deferred call.
+5. Exporting headless printed three ``ERROR:`` lines at exit (``Parameter
+   "RenderingServer::get_singleton()" is null`` in ``~ImageTexture``, twice, and ``2 RID
+   allocations of type ...DummyTexture... were leaked at exit``): the Linux export platform's
+   logo and run icon, freed after the RenderingServer. Upstream's export plugin
+   (``lib/godot/_python_extension/editor/export_plugin.py``, a module global registered by the
+   editor integration's ``_register_export_plugin``) keeps the last export preset (Godot's
+   ``EditorExportPlugin::set_export_preset``, which accepts no null) and so its platform; the
+   Python object refers to itself, so it lives until the interpreter is finalized, after the
+   RenderingServer (measured: removed from the editor and with the module's name deleted, the
+   errors stayed). When the addon's editor plugin is enabled in the project, its own export
+   plugin (``editor/export_plugin.gd``) exports everything upstream's does for the one platform
+   built here (the Python home, ``libpython``, the API cache), and refuses the others, so
+   upstream's is not registered then: no preset is kept (and no second Godot process dumps the
+   API during the export). Without the addon's editor plugin upstream's is registered as before.
 
 When it applies. The addon's Python side imports this module: in the editor and in a project run
 that is before Godot registers autoloads. An exported game imports the addon's Python side only
@@ -132,9 +146,10 @@ def patch_utils(utils) -> bool:
 
 
 def patch_editor(editor) -> bool:
-    """Installs fix 4 on ``editor`` (upstream's editor integration module, whose ``_init``
-    calls its global ``_install_commands``). Returns True when it patched now, False when
-    already patched or another build without that function."""
+    """Installs fixes 4 and 5 on ``editor`` (upstream's editor integration module, whose
+    ``_init`` calls its globals ``_install_commands`` and ``_register_export_plugin``).
+    Returns True when it patched now, False when already patched or another build without
+    ``_install_commands``."""
     install_commands = getattr(editor, "_install_commands", None)
     if install_commands is None or getattr(install_commands, "sorteio_viewport_first", False):
         return False
@@ -151,7 +166,29 @@ def patch_editor(editor) -> bool:
     _keep_alive(install_commands)
     _keep_alive(_install_commands)
     editor._install_commands = _install_commands
+    register = getattr(editor, "_register_export_plugin", None)
+    if register is not None:
+
+        def _register_export_plugin(*args, **kwargs):
+            if _addon_exports_the_runtime():
+                return None  # fix 5
+            return register(*args, **kwargs)
+
+        _keep_alive(register)
+        _keep_alive(_register_export_plugin)
+        editor._register_export_plugin = _register_export_plugin
     return True
+
+
+ADDON_PLUGIN = "res://addons/sorteio/plugin.cfg"
+
+
+def _addon_exports_the_runtime() -> bool:
+    """The addon's editor plugin, whose export plugin exports the runtime, is enabled in the
+    project (the setting Godot keeps the enabled plugins in)."""
+    import godot
+
+    return ADDON_PLUGIN in godot.ProjectSettings.get_setting("editor_plugins/enabled", [])
 
 
 def _patch_module(name, module) -> None:
