@@ -1,7 +1,9 @@
-"""Quiets two defects of the Python GDExtension (godot-python-extension d01a302) that printed an
+"""Quiets the defects of the Python GDExtension (godot-python-extension d01a302) that printed an
 ``ERROR:`` Python traceback on every run of a game with the addon, exported games included, and
-in the editor, and keeps an exported game with an autoload from crashing at exit. Nothing of
-sorteio's rules is here; each fix is the behaviour upstream meant.
+in the editor, Python tracebacks at each editor start (fixes 3-4) and ``ERROR:`` lines at each
+headless export (fix 5), and keeps an exported game with an autoload from crashing at exit.
+Nothing of sorteio's rules is here; fixes 1-4 are the behaviour upstream meant, fix 5 leaves
+the export of the runtime to the addon's export plugin when it is enabled.
 
 1. ``PythonLanguage._add_global_constant`` / ``_add_named_global_constant`` /
    ``_remove_named_global_constant`` raise ``NotImplementedError``
@@ -41,23 +43,24 @@ sorteio's rules is here; each fix is the behaviour upstream meant.
    logo and run icon, freed after the RenderingServer. Upstream's export plugin
    (``lib/godot/_python_extension/editor/export_plugin.py``, a module global registered by the
    editor integration's ``_register_export_plugin``) keeps the last export preset (Godot's
-   ``EditorExportPlugin::set_export_preset``, which accepts no null) and so its platform; the
-   Python object refers to itself, so it lives until the interpreter is finalized, after the
-   RenderingServer (measured: removed from the editor and with the module's name deleted, the
-   errors stayed). When the addon's editor plugin is enabled in the project, its own export
-   plugin (``editor/export_plugin.gd``) exports everything upstream's does for the one platform
-   built here (the Python home, ``libpython``, the API cache), and refuses the others, so
-   upstream's is not registered then: no preset is kept (and no second Godot process dumps the
-   API during the export). Without the addon's editor plugin upstream's is registered as before.
+   ``EditorExportPlugin::set_export_preset``, which accepts no null) and so its platform, and
+   lives until the interpreter is finalized, after the RenderingServer (measured: removed from
+   the editor and its module's global deleted, its Python object is still referred to by
+   itself and the errors stayed). When the addon's editor plugin is enabled in the project,
+   its own export plugin (``editor/export_plugin.gd``) exports everything upstream's does for
+   the one platform built here (the Python home, ``libpython``, the API cache), and refuses the
+   others, so upstream's is not registered then: no preset is kept (and no second Godot process
+   dumps the API during the export). Without the addon's editor plugin upstream's is registered
+   as before.
 
 When it applies. The addon's Python side imports this module: in the editor and in a project run
 that is before Godot registers autoloads. An exported game imports the addon's Python side only
 when its bridge starts, after the autoloads, so the export plugin (``editor/export_plugin.gd``)
 also ships this file as the exported runtime's ``site-packages/sitecustomize.py``: CPython runs it
-at start-up, before ``godot`` can be imported, and :func:`install` then patches
-``PythonLanguage`` the moment upstream's module is imported (a finder first on
-``sys.meta_path``). Installing twice (the editor re-imports this file; the game imports it as
-``sitecustomize`` and as the addon's module) changes nothing.
+at start-up, before ``godot`` can be imported, and :func:`install` then patches each of
+upstream's modules the moment it is imported (a finder first on ``sys.meta_path``; the editor
+integration is imported in the editor only). Installing twice (the editor re-imports this
+file; the game imports it as ``sitecustomize`` and as the addon's module) changes nothing.
 
 Why functions are kept alive. Upstream keeps each virtual it looked up in a C++ static
 (``class_creation_info.cpp`` ``_virt_funcs``) whose destructor drops its reference after the
