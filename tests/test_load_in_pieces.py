@@ -57,17 +57,6 @@ def test_a_long_number_across_a_window_boundary_is_found(tmp_path, monkeypatch, 
     assert [p.kind for p in problems] == ["long_number"]
 
 
-@pytest.mark.parametrize("sign", ["", "-"])
-def test_integers_up_to_max_digits_are_read_either_sign(sign):
-    """Every integer goes through jsonfile's hook now (no search for a long digit run first:
-    that search's long C calls held the GIL, issue 13); the limit counts digits, not the sign."""
-    longest = sign + "9" * MAX_DIGITS
-    data, problems = jsonfile.loads(f'{{"a": {longest}, "b": [1, -2]}}')
-    assert problems == [] and data == {"a": int(longest), "b": [1, -2]}
-    _, problems = jsonfile.loads(f'{{"a": {longest}9}}')
-    assert [p.kind for p in problems] == ["long_number"]
-
-
 def same_deck(one, other):
     assert one == other
     assert one.model_dump() == other.model_dump()

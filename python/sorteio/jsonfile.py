@@ -32,6 +32,7 @@ MAX_NESTING = 64  # a deck nests 6 levels; reported only when json itself gives 
 
 _SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_RUN = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
 
 Loc = Tuple[Union[str, int], ...]
 
@@ -153,18 +154,15 @@ def loads(text: str, source: str = "<json>") -> Tuple[Any, List[Problem]]:
         return marked
 
     def integer(digits: str) -> Any:
-        if len(digits) - digits.startswith("-") > MAX_DIGITS:
+        if len(digits) > MAX_DIGITS:
             flags["long"] = True
             return _LongNumber(len(digits.lstrip("-")))
         return int(digits)
 
-    # Every integer goes through the hook (a Python call each), not only when a regex search of
-    # the whole text finds a long digit run first: the same total time on a 12 MB deck (the
-    # search ~0.4 s, the hook's calls as much), and no long C call keeps the GIL: that search
-    # held it ~8 ms a 256 K window, and 150-380 ms when the OS preempted the thread mid-window
-    # (the game's longest frame gap in-process, issue 13), while json calls the hook often.
+    # The integer hook costs a Python call per number: used only when a long digit run exists.
+    long_run = search_windowed(_LONG_RUN, text, MAX_DIGITS + 1)
     try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer)
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=integer if long_run else None)
     except json.JSONDecodeError as exc:
         raise JsonFileError(source, f"(line {exc.lineno}, column {exc.colno})",
                             _("invalid JSON: {error}").format(error=json_error_text(exc.msg))
