@@ -55,19 +55,11 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "tests" / "godot4" / "export_game"
 TIMEOUT = 300
 PLUGIN = "res://addons/sorteio/plugin.cfg"
-# What the headless editor prints while exporting that is not ours, each with why.
-EXPORT_NOISE = (
-    *NOISE,
-    (
-        r'ERROR: Parameter "RenderingServer::get_singleton\(\)" is null',
-        "the Python extension's editor integration makes icon textures in a headless editor, "
-        "which has no RenderingServer left when they are freed at exit (upstream's)",
-    ),
-    (
-        r"ERROR: \d+ RID allocations of type .*DummyTexture.* were leaked at exit",
-        "the same icon textures of the extension's editor integration, reported at exit",
-    ),
-)
+# What the headless editor prints while exporting that is not ours: only NOISE. (Upstream's
+# export plugin kept the last preset, whose platform's icon textures were freed after the
+# RenderingServer: three ERROR: lines at exit. With the addon's editor plugin enabled it is not
+# registered: addons/sorteio/python/upstream_fixes.py, fix 5.)
+EXPORT_NOISE = NOISE
 # What Debian's 4.6.3 release template prints when a game with Controls quits.
 TEMPLATE_NOISE = (
     (
@@ -151,7 +143,8 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert log.startswith("exit 0"), log[-4000:]
     unexpected, _unused = engine_errors(log, EXPORT_NOISE)
     assert not unexpected, "\n".join(unexpected) + log[-3000:]
-    only_upstream_tracebacks(log)
+    # Not even upstream's editor integration prints a Python traceback now (upstream_fixes.py).
+    assert "Traceback (most recent call last)" not in log, log[-3000:]
     home = out / "lib" / "linux-x86_64"
     site = home / "python3.12" / "site-packages"
     assert (out / "game.pck").is_file() and (out / "libpython3.12.so.1.0").is_file()

@@ -27,16 +27,73 @@ class PythonLanguage:  # upstream's, as in d01a302
         return type_ in ("PythonScript")  # upstream's defect: a string, not a tuple
 '''
 
+GODOT = """
+bound = []  # the classes binding was asked for, in order
+
+
+class _Settings:
+    enabled = []  # editor_plugins/enabled
+
+    def get_setting(self, name, default=None):
+        return self.enabled if name == "editor_plugins/enabled" else default
+
+
+ProjectSettings = _Settings()
+
+
+def __getattr__(name):  # upstream binds a class when the module is asked for it
+    if name == "Viewport":
+        bound.append(name)
+        return type(name, (), {})
+    raise AttributeError(name)
+"""
+
+UTILS = """
+import contextlib
+
+
+def parse_value_str_to_str(value, type_):
+    return value  # upstream's answer for Array[StringName]([]): the text unchanged
+
+
+@contextlib.contextmanager
+def print_exceptions_and_continue():
+    yield
+"""
+
+EDITOR = """
+import godot
+
+calls = []
+
+
+def _install_commands():
+    calls.append(("commands", list(godot.bound)))
+
+
+def _register_export_plugin():
+    calls.append("export plugin")
+
+
+def _init():  # what the editor calls deferred
+    _install_commands()
+    _register_export_plugin()
+"""
+
 
 @pytest.fixture
 def upstream(tmp_path, monkeypatch):
     """A stand-in ``godot`` package on sys.path, none of it imported yet; sys.meta_path and the
     godot modules are restored afterwards."""
     language = tmp_path / "godot" / "_python_extension"
-    language.mkdir(parents=True)
-    (tmp_path / "godot" / "__init__.py").write_text("")
+    (language / "editor").mkdir(parents=True)
+    (tmp_path / "godot" / "_internal" / "utils").mkdir(parents=True)
+    (tmp_path / "godot" / "__init__.py").write_text(GODOT)
+    (tmp_path / "godot" / "_internal" / "__init__.py").write_text("")
+    (tmp_path / "godot" / "_internal" / "utils" / "__init__.py").write_text(UTILS)
     (language / "__init__.py").write_text("")
     (language / "python_language.py").write_text(UPSTREAM)
+    (language / "editor" / "__init__.py").write_text(EDITOR)
     monkeypatch.syspath_prepend(str(tmp_path))
     # Without a finder another test's import of the fixes left (each test restores its own).
     monkeypatch.setattr(sys, "meta_path", [
@@ -115,3 +172,46 @@ def test_upstream_fixes_leave_another_build_alone(tmp_path, monkeypatch, upstrea
     fixes = load_fixes("addons.sorteio.python.upstream_fixes")
     assert vars(module.PythonLanguage).get("_handles_global_class_type") is None
     assert not fixes.patch(module.PythonLanguage)
+
+
+@pytest.mark.parametrize("as_name", ["addons.sorteio.python.upstream_fixes", "sitecustomize"])
+def test_typed_array_default_values_bind(upstream, as_name):
+    """Fix 3: Godot 4.6's API writes an empty typed array default as ``Array[StringName]([])``,
+    which upstream left unqualified (the binding of EditorInterface failed on it); the fix
+    qualifies exactly that form and leaves every other value to upstream. Patched whether the
+    module was imported before (the editor) or after (an exported game's sitecustomize)."""
+    if as_name != "sitecustomize":
+        importlib.import_module("godot._internal.utils")
+    load_fixes(as_name)
+    utils = importlib.import_module("godot._internal.utils")
+    parse = utils.parse_value_str_to_str
+    assert parse("Array[StringName]([])", type_="typedarray::StringName") == (
+        "godot.Array[godot.StringName]([])")
+    assert parse("Array[RDPipelineSpecializationConstant]([])", type_="x") == (
+        "godot.Array[godot.RDPipelineSpecializationConstant]([])")
+    for value in ("[]", "Array[StringName]([&\"a\"])", "Array[]([])", "true", "Vector2(0, 0)"):
+        assert parse(value, type_="Variant") == value  # upstream's answer
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    assert utils.parse_value_str_to_str is parse  # patched once
+
+
+@pytest.mark.parametrize("enabled, registered", [
+    ([], True),
+    (["res://addons/other/plugin.cfg"], True),
+    (["res://addons/sorteio/plugin.cfg"], False),
+])
+def test_editor_integration_binds_viewport_first_and_leaves_the_export_to_the_addon(
+        upstream, enabled, registered):
+    """Fixes 4 and 5: the editor integration's command palette entries bind Viewport before
+    anything reaches Window (no TypeBindInProgressError), and upstream's export plugin (which
+    kept the last preset past the RenderingServer) is registered only when the addon's editor
+    plugin, whose export plugin exports the runtime, is not enabled."""
+    godot = importlib.import_module("godot")
+    godot.ProjectSettings.enabled = enabled
+    editor = importlib.import_module("godot._python_extension.editor")
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    editor._init()
+    assert editor.calls[0] == ("commands", ["Viewport"])
+    assert ("export plugin" in editor.calls) is registered
+    fixes = load_fixes("addons.sorteio.python.upstream_fixes")
+    assert not fixes.patch_editor(editor)  # patched once
