@@ -90,11 +90,11 @@ static int bit_length(uint64_t n) {
 
 typedef struct {
     uint32_t *mt;    /* word 0 of this generator's lane: word i at MTW(mt, i) */
-    const uint32_t *cur, *stop; /* the ring's outputs still to read: a pointer bump per word */
-    int index;       /* next word of mt to read, as CPython's, once the ring is read; MT_N:
+    const uint32_t *cur, *stop; /* the first outputs still to read, tempered by mt_seed_all and
+                                   read in place in its lane (stride MT_LANES): no copy */
+    int index;       /* next word of mt to read, as CPython's, once those are read; MT_N:
                         regenerate first */
     int twisted;     /* words 0..twisted-1 of this generation are regenerated */
-    uint32_t ring[MT_READY]; /* the first outputs, tempered by mt_seed_all, in a row */
 } Mt;
 
 static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
@@ -132,7 +132,7 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     }
     MTW(mt, 0) = 0x80000000U;
     g->index = g->twisted = MT_N;
-    g->cur = g->stop = g->ring; /* nothing tempered ahead */
+    g->cur = g->stop = NULL; /* nothing tempered ahead */
 }
 
 /* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
@@ -216,12 +216,12 @@ static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
     }
 }
 
-/* The generator of lane `lane` of a buffer seeded by mt_seed_all. */
+/* The generator of lane `lane` of a buffer seeded by mt_seed_all; `out` (its tempered words)
+ * must outlive the generator's first MT_READY reads. */
 static void mt_lane(Mt *g, uint32_t *buf, const uint32_t *out, int lane) {
     g->mt = buf + lane;
-    for (int i = 0; i < MT_READY; i++) g->ring[i] = MTW(out + lane, i);
-    g->cur = g->ring;
-    g->stop = g->ring + MT_READY;
+    g->cur = out + lane;
+    g->stop = g->cur + (size_t)MT_READY * MT_LANES;
     g->index = g->twisted = MT_READY;
 }
 
@@ -247,7 +247,7 @@ static void mt_twist(Mt *g) {
     g->twisted = kk;
 }
 
-/* Past the ring: the words regenerated MT_BLOCK at a time, tempered one by one. */
+/* Past the tempered words: the words regenerated MT_BLOCK at a time, tempered one by one. */
 static uint32_t mt_next_slow(Mt *g) {
     uint32_t y;
     if (g->index >= g->twisted) {
@@ -264,7 +264,11 @@ static uint32_t mt_next_slow(Mt *g) {
 }
 
 static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
-    if (LIKELY(g->cur != g->stop)) return *g->cur++;
+    if (LIKELY(g->cur != g->stop)) {
+        const uint32_t y = *g->cur;
+        g->cur += MT_LANES;
+        return y;
+    }
     return mt_next_slow(g);
 }
 
