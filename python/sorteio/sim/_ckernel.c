@@ -627,6 +627,7 @@ typedef struct {
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
     int *turn_modes, *mode_listed; /* modes counted in this turn (mcount > 0 at some point) */
+    int *mode_out; /* listed and at the limit (mcount >= mode_limit): its eligible cards are out */
     int n_tm;                      /* length of turn_modes (kept across matches: cleared at turns) */
     Ob *obs;
 } Work;
@@ -810,6 +811,22 @@ static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
     return option;
 }
 
+/* mode_out[md] again after mcount[md] changed; *n_out_modes (the eligible cards of the modes
+ * out) follows. */
+static ALWAYS_INLINE void mode_recount(const CDeck *d, Work *k, int md, long long *n_out_modes) {
+    const int now = k->mcount[md] >= d->mode_limit;
+    if (now != k->mode_out[md]) {
+        k->mode_out[md] = now;
+        *n_out_modes += now ? k->mode_elig[md] : -k->mode_elig[md];
+    }
+}
+
+/* mode_elig[md] += delta, and *n_out_modes with it when md is out. */
+static ALWAYS_INLINE void mode_elig_add(Work *k, int md, int delta, long long *n_out_modes) {
+    k->mode_elig[md] += delta;
+    if (k->mode_out[md]) *n_out_modes += delta;
+}
+
 /* play_one's body, inlined into one copy per deck width (W = 1 or 2 words: decks up to 127
  * cards, the loops over words unrolled; any other width read from the deck) and per select
  * (PDEP: the k-th set bit with BMI2's pdep, else popcounts and a short loop). */
@@ -830,6 +847,9 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
     memset(k->eligible, 0, 8 * (size_t)W);
     memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
     long long n_elig = 0;
+    /* The eligible cards of the modes out (mode_out), kept up to date within a turn: a random
+     * slot's pool size without a pass over the turn's modes. */
+    long long n_out_modes = 0;
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     for (;;) { /* one turn per pass (§3.3 start, §3.4 slots, §5 closing) */
@@ -840,7 +860,11 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             k->reserved[w] = 0;
         }
         n_elig += d->band_n[year];
-        for (int md = 0; md < d->n_modes; md++) k->mode_elig[md] += d->band_mode[year * d->n_modes + md];
+        { /* mode_out is reset below, with the turn's counts: n_out_modes is not followed here */
+            int *restrict me = k->mode_elig;
+            const int *restrict bm = d->band_mode + (size_t)year * (size_t)d->n_modes;
+            for (int md = 0; md < d->n_modes; md++) me[md] += bm[md];
+        }
         for (int i = d->band_actor_start[year]; i < d->band_actor_start[year + 1]; i++) {
             int c = d->band_actor[i];
             if (HAS(k->ok, c)) n_elig++, k->mode_elig[d->mode_of[c]]++;
@@ -957,8 +981,12 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             }
         }
         /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
-        for (int i = 0; i < k->n_tm; i++) k->mcount[k->turn_modes[i]] = 0, k->mode_listed[k->turn_modes[i]] = 0;
+        for (int i = 0; i < k->n_tm; i++) {
+            const int md = k->turn_modes[i];
+            k->mcount[md] = k->mode_listed[md] = k->mode_out[md] = 0;
+        }
         k->n_tm = 0;
+        n_out_modes = 0;
         memset(k->excluded, 0, 8 * (size_t)W);
         for (int i = 0; i < n_obs; i++) {
             int c = k->obs[i].card;
@@ -969,6 +997,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
+                mode_recount(d, k, md, &n_out_modes);
             }
         }
         int pi = 0, slot = 0;
@@ -989,6 +1018,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                             const uint64_t *mm = ROW(d->mode_mask, md, W);
                             for (int w = 0; w < W; w++) k->excluded[w] &= ~mm[w];
                         }
+                        mode_recount(d, k, md, &n_out_modes);
                     }
                 }
             }
@@ -1004,10 +1034,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                         if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
                     }
                 }
-                for (int i = 0; i < k->n_tm; i++) {
-                    int md = k->turn_modes[i];
-                    if (k->mcount[md] >= d->mode_limit) n_out += k->mode_elig[md];
-                }
+                n_out += n_out_modes;
                 const long long n_pool = n_elig - n_res, n_fresh = n_pool - n_out;
                 if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
@@ -1040,6 +1067,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
+                mode_recount(d, k, md, &n_out_modes);
                 ob = NULL;
             } else {
                 t->mandatory++;
@@ -1052,7 +1080,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             k->played[card >> 6] |= 1ULL << (card & 63);
             k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
             n_elig--;
-            k->mode_elig[d->mode_of[card]]--;
+            mode_elig_add(k, d->mode_of[card], -1, &n_out_modes);
             slot++;
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
@@ -1138,25 +1166,41 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                 int lv = d->level_of[v], was = d->level_of[old];
                 if (lv != was) { /* the actor's cards of the old level out, the new level's in */
                     const int off = a * d->n_levels + was, on = a * d->n_levels + lv;
-                    for (int i = d->lvl_start[off]; i < d->lvl_start[off + 1]; i++) {
+                    const uint64_t *off_m = ROW(d->actor_level, off, W);
+                    const uint64_t *on_m = ROW(d->actor_level, on, W);
+                    /* Wide decks: the two groups' card lists (their size, not the deck's). */
+                    for (int i = d->lvl_start[off]; W > 2 && i < d->lvl_start[off + 1]; i++) {
                         const int c = d->lvl_cards[i];
                         const uint64_t bit = 1ULL << (c & 63);
                         k->ok[c >> 6] &= ~bit;
                         if (k->eligible[c >> 6] & bit) {
                             k->eligible[c >> 6] &= ~bit;
                             n_elig--;
-                            k->mode_elig[d->mode_of[c]]--;
+                            mode_elig_add(k, d->mode_of[c], -1, &n_out_modes);
                         }
                     }
-                    for (int i = d->lvl_start[on]; i < d->lvl_start[on + 1]; i++) {
+                    for (int i = d->lvl_start[on]; W > 2 && i < d->lvl_start[on + 1]; i++) {
                         const int c = d->lvl_cards[i];
                         const uint64_t bit = 1ULL << (c & 63);
                         k->ok[c >> 6] |= bit;
                         if (base[c >> 6] & ~k->played[c >> 6] & ~k->eligible[c >> 6] & bit) {
                             k->eligible[c >> 6] |= bit;
                             n_elig++;
-                            k->mode_elig[d->mode_of[c]]++;
+                            mode_elig_add(k, d->mode_of[c], 1, &n_out_modes);
                         }
+                    }
+                    /* Decks of 1-2 words: both groups' bit sets at once. */
+                    for (int w = 0; W <= 2 && w < W; w++) {
+                        const uint64_t kept = k->eligible[w] & ~off_m[w];
+                        const uint64_t gone = k->eligible[w] & off_m[w];
+                        const uint64_t come = base[w] & ~k->played[w] & ~kept & on_m[w];
+                        k->ok[w] = (k->ok[w] & ~off_m[w]) | on_m[w];
+                        k->eligible[w] = kept | come;
+                        n_elig += popcount64(come) - popcount64(gone);
+                        for (uint64_t x = gone; x; x &= x - 1)
+                            mode_elig_add(k, d->mode_of[w * 64 + ctz64(x)], -1, &n_out_modes);
+                        for (uint64_t x = come; x; x &= x - 1)
+                            mode_elig_add(k, d->mode_of[w * 64 + ctz64(x)], 1, &n_out_modes);
                     }
                 }
             }
@@ -1337,12 +1381,13 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mode_elig = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.turn_modes = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_out = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
     int ok = gen && player && lanes && tempered && keys_ok && out && kept && picks && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
-             k.turn_modes && k.mode_listed;
+             k.turn_modes && k.mode_listed && k.mode_out;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
     for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
         ok = ok && *meter_arrays[i];
@@ -1524,6 +1569,7 @@ done:
     free(k.mode_elig);
     free(k.turn_modes);
     free(k.mode_listed);
+    free(k.mode_out);
     free(k.order);
     free(k.obs);
     return result;
