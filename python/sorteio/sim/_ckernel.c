@@ -9,8 +9,10 @@
  * value is below n. Generators are seeded 64 at a time, side by side (mt_seed_all: the same
  * words as one init_by_array each). The rules then follow sim/kernel.py, on the bitsets of
  * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order); the
- * eligible set and its sizes (in all, per mode) are kept up to date as the match goes, where the
- * Python kernel rebuilds them with a few big-int operations, so large decks cost less here.
+ * eligible set is kept up to date as the match goes, and on decks wider than two words (128
+ * cards) its sizes too (in all, per mode), where the Python kernel rebuilds them with a few
+ * big-int operations, so large decks cost less here; on smaller decks a few popcounts are cheaper
+ * than that bookkeeping.
  *
  * tests/test_kernel_differential.py runs the same differential tests against this kernel and the Python one.
  * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
@@ -838,6 +840,9 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                                        int *out_zeroed, const int tally, const int keyed,
                                        const uint64_t mk, const int W, const int PDEP) {
     const int NM = d->n_meters, NA = d->n_actors;
+    /* Decks of 1-2 words read a random slot's pool size off the bit sets (a few popcounts);
+     * wider ones keep the eligible cards counted, in all and per mode, as the match goes. */
+    const int COUNTED = W > 2;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
     memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
@@ -845,11 +850,12 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
     memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
     memset(k->picked, 0, 8 * (size_t)W);
-    /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
-     * (a random slot then knows its pool's size without reading the deck's width). */
+    /* eligible = base[year] & ok & ~played, kept up to date; when COUNTED with its count and
+     * per-mode counts (a random slot then knows its pool's size without reading the deck's
+     * width). */
     memset(k->eligible, 0, 8 * (size_t)W);
     memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
-    long long n_elig = 0;
+    long long n_elig = 0; /* (counted on decks wider than 2 words only: COUNTED) */
     /* The eligible cards of the modes out (mode_out), kept up to date within a turn: a random
      * slot's pool size without a pass over the turn's modes. */
     long long n_out_modes = 0;
@@ -862,13 +868,13 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             k->eligible[w] |= base[w] & ~before[w] & k->ok[w];
             k->reserved[w] = 0;
         }
-        n_elig += d->band_n[year];
-        { /* mode_out is reset below, with the turn's counts: n_out_modes is not followed here */
+        if (COUNTED) { /* mode_out is reset below, with the turn's counts: not followed here */
+            n_elig += d->band_n[year];
             int *restrict me = k->mode_elig;
             const int *restrict bm = d->band_mode + (size_t)year * (size_t)d->n_modes;
             for (int md = 0; md < d->n_modes; md++) me[md] += bm[md];
         }
-        for (int i = d->band_actor_start[year]; i < d->band_actor_start[year + 1]; i++) {
+        for (int i = d->band_actor_start[year]; COUNTED && i < d->band_actor_start[year + 1]; i++) {
             int c = d->band_actor[i];
             if (HAS(k->ok, c)) n_elig++, k->mode_elig[d->mode_of[c]]++;
         }
@@ -1000,7 +1006,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
-                mode_recount(d, k, md, &n_out_modes);
+                if (COUNTED) mode_recount(d, k, md, &n_out_modes);
             }
         }
         int pi = 0, slot = 0;
@@ -1021,7 +1027,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                             const uint64_t *mm = ROW(d->mode_mask, md, W);
                             for (int w = 0; w < W; w++) k->excluded[w] &= ~mm[w];
                         }
-                        mode_recount(d, k, md, &n_out_modes);
+                        if (COUNTED) mode_recount(d, k, md, &n_out_modes);
                     }
                 }
             }
@@ -1029,16 +1035,25 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                 /* The pool's size from the counts: eligible cards, minus the reserved ones (the
                  * obligations still to come), minus the eligible cards of modes at the limit that
                  * are not reserved. Only the pass that finds the drawn card reads the bit sets. */
-                long long n_res = 0, n_out = 0;
-                for (int i = pi; i < n_obs; i++) {
-                    int c = k->obs[i].card;
-                    if (c >= 0 && HAS(k->eligible, c)) {
-                        n_res++;
-                        if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                long long n_pool = 0, n_fresh = 0;
+                if (COUNTED) {
+                    long long n_res = 0, n_out = n_out_modes;
+                    for (int i = pi; i < n_obs; i++) {
+                        int c = k->obs[i].card;
+                        if (c >= 0 && HAS(k->eligible, c)) {
+                            n_res++;
+                            if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                        }
+                    }
+                    n_pool = n_elig - n_res;
+                    n_fresh = n_pool - n_out;
+                } else { /* 1-2 words: the same sizes as popcounts of the pool's words */
+                    for (int w = 0; w < W; w++) {
+                        const uint64_t v = k->eligible[w] & ~k->reserved[w];
+                        n_pool += popcount64(v);
+                        n_fresh += popcount64(v & ~k->excluded[w]);
                     }
                 }
-                n_out += n_out_modes;
-                const long long n_pool = n_elig - n_res, n_fresh = n_pool - n_out;
                 if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
                     break; /* §5: fewer eligible cards than slots; the turn ends short */
@@ -1070,7 +1085,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
-                mode_recount(d, k, md, &n_out_modes);
+                if (COUNTED) mode_recount(d, k, md, &n_out_modes);
                 ob = NULL;
             } else {
                 t->mandatory++;
@@ -1082,8 +1097,10 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
             k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
-            n_elig--;
-            mode_elig_add(k, d->mode_of[card], -1, &n_out_modes);
+            if (COUNTED) {
+                n_elig--;
+                mode_elig_add(k, d->mode_of[card], -1, &n_out_modes);
+            }
             slot++;
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
@@ -1197,15 +1214,9 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     /* Decks of 1-2 words: both groups' bit sets at once. */
                     for (int w = 0; W <= 2 && w < W; w++) {
                         const uint64_t kept = k->eligible[w] & ~off_m[w];
-                        const uint64_t gone = k->eligible[w] & off_m[w];
                         const uint64_t come = base[w] & ~k->played[w] & ~kept & on_m[w];
                         k->ok[w] = (k->ok[w] & ~off_m[w]) | on_m[w];
                         k->eligible[w] = kept | come;
-                        n_elig += popcount64(come) - popcount64(gone);
-                        for (uint64_t x = gone; x; x &= x - 1)
-                            mode_elig_add(k, d->mode_of[w * 64 + ctz64(x)], -1, &n_out_modes);
-                        for (uint64_t x = come; x; x &= x - 1)
-                            mode_elig_add(k, d->mode_of[w * 64 + ctz64(x)], 1, &n_out_modes);
                     }
                 }
             }
