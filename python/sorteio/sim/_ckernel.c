@@ -856,8 +856,8 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
     memset(k->eligible, 0, 8 * (size_t)W);
     memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
     long long n_elig = 0; /* (counted on decks wider than 2 words only: COUNTED) */
-    /* The eligible cards of the modes out (mode_out), kept up to date within a turn: a random
-     * slot's pool size without a pass over the turn's modes. */
+    /* When COUNTED: the eligible cards of the modes out (mode_out), kept up to date within a
+     * turn, so a random slot's pool size needs no pass over the turn's modes. */
     long long n_out_modes = 0;
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
