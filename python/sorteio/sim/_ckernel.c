@@ -6,11 +6,13 @@
  * random.seed(int) is init_by_array over the seed's 32-bit words (least significant first, one
  * zero word for 0), getrandbits(k) takes the top k bits of one word for k <= 32 and fills words
  * least significant first for k > 32; Rng.below(n) draws getrandbits(n.bit_length()) until the
- * value is below n. Generators are seeded 32 at a time, side by side (mt_seed_all: the same
+ * value is below n. Generators are seeded 64 at a time, side by side (mt_seed_all: the same
  * words as one init_by_array each). The rules then follow sim/kernel.py, on the bitsets of
  * masks.FastDeck (arrays of 64-bit words, bit c = card position c, deck order = bit order); the
- * eligible set and its sizes (in all, per mode) are kept up to date as the match goes, where the
- * Python kernel rebuilds them with a few big-int operations, so large decks cost less here.
+ * eligible set is kept up to date as the match goes, and on decks wider than two words (128
+ * cards) its sizes too (in all, per mode), where the Python kernel rebuilds them with a few
+ * big-int operations, so large decks cost less here; on smaller decks a few popcounts are cheaper
+ * than that bookkeeping.
  *
  * tests/test_kernel_differential.py runs the same differential tests against this kernel and the Python one.
  * Only the standard C API and C99 are used, so it builds with gcc, clang and MSVC; when it does
@@ -82,19 +84,22 @@ static int bit_length(uint64_t n) {
  * buf[i * MT_LANES + l]. Seeding (init_by_array) is one long chain of ~1,250 dependent
  * multiplications per generator, the floor of a match when done one generator at a time; across
  * lanes the same step is one SIMD instruction, so the compiler vectorises it (16 lanes per
- * AVX-512 instruction). A match then reads its own lane with a stride. */
-#define MT_LANES 32
+ * AVX-512 instruction). 64 lanes rather than 32: four independent chains per AVX-512 step
+ * instead of two, so the multiplier's latency is hidden (seeding ~2x cheaper per match, ~3% of
+ * a padrao match; 128 lanes gained nothing more). A match then reads its own lane with a
+ * stride. */
+#define MT_LANES 64
 #define MTW(mt, i) ((mt)[(size_t)(i) * MT_LANES])
 
 #define MT_READY 128 /* < MT_N - MT_M: these words read only words not yet regenerated */
 
 typedef struct {
     uint32_t *mt;    /* word 0 of this generator's lane: word i at MTW(mt, i) */
-    const uint32_t *cur, *stop; /* the ring's outputs still to read: a pointer bump per word */
-    int index;       /* next word of mt to read, as CPython's, once the ring is read; MT_N:
+    const uint32_t *cur, *stop; /* the first outputs still to read, tempered by mt_seed_all and
+                                   read in place in its lane (stride MT_LANES): no copy */
+    int index;       /* next word of mt to read, as CPython's, once those are read; MT_N:
                         regenerate first */
     int twisted;     /* words 0..twisted-1 of this generation are regenerated */
-    uint32_t ring[MT_READY]; /* the first outputs, tempered by mt_seed_all, in a row */
 } Mt;
 
 static uint32_t mt_start[MT_N]; /* init_genrand(19650218): where every init_by_array starts */
@@ -132,7 +137,7 @@ static void mt_seed(Mt *g, const uint32_t *key, size_t len) {
     }
     MTW(mt, 0) = 0x80000000U;
     g->index = g->twisted = MT_N;
-    g->cur = g->stop = g->ring; /* nothing tempered ahead */
+    g->cur = g->stop = NULL; /* nothing tempered ahead */
 }
 
 /* gcc builds the vectorised loops for AVX-512 and AVX2 beside the baseline and picks one at load
@@ -216,12 +221,12 @@ static void mt_seed_all(uint32_t *restrict buf, uint32_t *restrict out,
     }
 }
 
-/* The generator of lane `lane` of a buffer seeded by mt_seed_all. */
+/* The generator of lane `lane` of a buffer seeded by mt_seed_all; `out` (its tempered words)
+ * must outlive the generator's first MT_READY reads. */
 static void mt_lane(Mt *g, uint32_t *buf, const uint32_t *out, int lane) {
     g->mt = buf + lane;
-    for (int i = 0; i < MT_READY; i++) g->ring[i] = MTW(out + lane, i);
-    g->cur = g->ring;
-    g->stop = g->ring + MT_READY;
+    g->cur = out + lane;
+    g->stop = g->cur + (size_t)MT_READY * MT_LANES;
     g->index = g->twisted = MT_READY;
 }
 
@@ -247,7 +252,7 @@ static void mt_twist(Mt *g) {
     g->twisted = kk;
 }
 
-/* Past the ring: the words regenerated MT_BLOCK at a time, tempered one by one. */
+/* Past the tempered words: the words regenerated MT_BLOCK at a time, tempered one by one. */
 static uint32_t mt_next_slow(Mt *g) {
     uint32_t y;
     if (g->index >= g->twisted) {
@@ -264,7 +269,11 @@ static uint32_t mt_next_slow(Mt *g) {
 }
 
 static ALWAYS_INLINE uint32_t mt_next(Mt *g) {
-    if (LIKELY(g->cur != g->stop)) return *g->cur++;
+    if (LIKELY(g->cur != g->stop)) {
+        const uint32_t y = *g->cur;
+        g->cur += MT_LANES;
+        return y;
+    }
     return mt_next_slow(g);
 }
 
@@ -623,6 +632,7 @@ typedef struct {
     int *merged_next, *fur, *low, *mcount, *order, *after, *ranked;
     int *mode_elig;  /* eligible cards per mode (popcount of eligible & the mode's cards) */
     int *turn_modes, *mode_listed; /* modes counted in this turn (mcount > 0 at some point) */
+    int *mode_out; /* listed and at the limit (mcount >= mode_limit): its eligible cards are out */
     int n_tm;                      /* length of turn_modes (kept across matches: cleared at turns) */
     Ob *obs;
 } Work;
@@ -806,6 +816,22 @@ static int lookahead_pick(const CDeck *d, Work *k, int card, int n_opt) {
     return option;
 }
 
+/* mode_out[md] again after mcount[md] changed; *n_out_modes (the eligible cards of the modes
+ * out) follows. */
+static ALWAYS_INLINE void mode_recount(const CDeck *d, Work *k, int md, long long *n_out_modes) {
+    const int now = k->mcount[md] >= d->mode_limit;
+    if (now != k->mode_out[md]) {
+        k->mode_out[md] = now;
+        *n_out_modes += now ? k->mode_elig[md] : -k->mode_elig[md];
+    }
+}
+
+/* mode_elig[md] += delta, and *n_out_modes with it when md is out. */
+static ALWAYS_INLINE void mode_elig_add(Work *k, int md, int delta, long long *n_out_modes) {
+    k->mode_elig[md] += delta;
+    if (k->mode_out[md]) *n_out_modes += delta;
+}
+
 /* play_one's body, inlined into one copy per deck width (W = 1 or 2 words: decks up to 127
  * cards, the loops over words unrolled; any other width read from the deck) and per select
  * (PDEP: the k-th set bit with BMI2's pdep, else popcounts and a short loop). */
@@ -814,6 +840,9 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                                        int *out_zeroed, const int tally, const int keyed,
                                        const uint64_t mk, const int W, const int PDEP) {
     const int NM = d->n_meters, NA = d->n_actors;
+    /* Decks of 1-2 words read a random slot's pool size off the bit sets (a few popcounts);
+     * wider ones keep the eligible cards counted, in all and per mode, as the match goes. */
+    const int COUNTED = W > 2;
     int year = 1, zeroed = -1, n_carried = 0, has_closing = 0;
     int furious = d->furious;
     memcpy(k->meters, d->init_meters, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
@@ -821,11 +850,15 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
     memcpy(k->ok, k->init_ok, 8 * (size_t)W); /* the actors' starting levels (§3.1.4) */
     memset(k->played, 0, 8 * (size_t)W);
     memset(k->picked, 0, 8 * (size_t)W);
-    /* eligible = base[year] & ok & ~played, kept up to date with its count and per-mode counts
-     * (a random slot then knows its pool's size without reading the deck's width). */
+    /* eligible = base[year] & ok & ~played, kept up to date; when COUNTED with its count and
+     * per-mode counts (a random slot then knows its pool's size without reading the deck's
+     * width). */
     memset(k->eligible, 0, 8 * (size_t)W);
     memset(k->mode_elig, 0, sizeof(int) * (size_t)(d->n_modes > 0 ? d->n_modes : 1));
-    long long n_elig = 0;
+    long long n_elig = 0; /* (counted on decks wider than 2 words only: COUNTED) */
+    /* When COUNTED: the eligible cards of the modes out (mode_out), kept up to date within a
+     * turn, so a random slot's pool size needs no pass over the turn's modes. */
+    long long n_out_modes = 0;
     memset(k->spent, 0, sizeof(int) * (size_t)(NM > 0 ? NM : 1));
     memset(k->attacked, 0, sizeof(int) * (size_t)(NA > 0 ? NA : 1));
     for (;;) { /* one turn per pass (§3.3 start, §3.4 slots, §5 closing) */
@@ -835,9 +868,13 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             k->eligible[w] |= base[w] & ~before[w] & k->ok[w];
             k->reserved[w] = 0;
         }
-        n_elig += d->band_n[year];
-        for (int md = 0; md < d->n_modes; md++) k->mode_elig[md] += d->band_mode[year * d->n_modes + md];
-        for (int i = d->band_actor_start[year]; i < d->band_actor_start[year + 1]; i++) {
+        if (COUNTED) { /* mode_out is reset below, with the turn's counts: not followed here */
+            n_elig += d->band_n[year];
+            int *restrict me = k->mode_elig;
+            const int *restrict bm = d->band_mode + (size_t)year * (size_t)d->n_modes;
+            for (int md = 0; md < d->n_modes; md++) me[md] += bm[md];
+        }
+        for (int i = d->band_actor_start[year]; COUNTED && i < d->band_actor_start[year + 1]; i++) {
             int c = d->band_actor[i];
             if (HAS(k->ok, c)) n_elig++, k->mode_elig[d->mode_of[c]]++;
         }
@@ -953,8 +990,12 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             }
         }
         /* Modes in the turn (§3.4): reserved cards count; excluded = modes at the limit. */
-        for (int i = 0; i < k->n_tm; i++) k->mcount[k->turn_modes[i]] = 0, k->mode_listed[k->turn_modes[i]] = 0;
+        for (int i = 0; i < k->n_tm; i++) {
+            const int md = k->turn_modes[i];
+            k->mcount[md] = k->mode_listed[md] = k->mode_out[md] = 0;
+        }
         k->n_tm = 0;
+        n_out_modes = 0;
         memset(k->excluded, 0, 8 * (size_t)W);
         for (int i = 0; i < n_obs; i++) {
             int c = k->obs[i].card;
@@ -965,6 +1006,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
+                if (COUNTED) mode_recount(d, k, md, &n_out_modes);
             }
         }
         int pi = 0, slot = 0;
@@ -985,6 +1027,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                             const uint64_t *mm = ROW(d->mode_mask, md, W);
                             for (int w = 0; w < W; w++) k->excluded[w] &= ~mm[w];
                         }
+                        if (COUNTED) mode_recount(d, k, md, &n_out_modes);
                     }
                 }
             }
@@ -992,19 +1035,25 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                 /* The pool's size from the counts: eligible cards, minus the reserved ones (the
                  * obligations still to come), minus the eligible cards of modes at the limit that
                  * are not reserved. Only the pass that finds the drawn card reads the bit sets. */
-                long long n_res = 0, n_out = 0;
-                for (int i = pi; i < n_obs; i++) {
-                    int c = k->obs[i].card;
-                    if (c >= 0 && HAS(k->eligible, c)) {
-                        n_res++;
-                        if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                long long n_pool = 0, n_fresh = 0;
+                if (COUNTED) {
+                    long long n_res = 0, n_out = n_out_modes;
+                    for (int i = pi; i < n_obs; i++) {
+                        int c = k->obs[i].card;
+                        if (c >= 0 && HAS(k->eligible, c)) {
+                            n_res++;
+                            if (k->mcount[d->mode_of[c]] >= d->mode_limit) n_out--;
+                        }
+                    }
+                    n_pool = n_elig - n_res;
+                    n_fresh = n_pool - n_out;
+                } else { /* 1-2 words: the same sizes as popcounts of the pool's words */
+                    for (int w = 0; w < W; w++) {
+                        const uint64_t v = k->eligible[w] & ~k->reserved[w];
+                        n_pool += popcount64(v);
+                        n_fresh += popcount64(v & ~k->excluded[w]);
                     }
                 }
-                for (int i = 0; i < k->n_tm; i++) {
-                    int md = k->turn_modes[i];
-                    if (k->mcount[md] >= d->mode_limit) n_out += k->mode_elig[md];
-                }
-                const long long n_pool = n_elig - n_res, n_fresh = n_pool - n_out;
                 if (!n_pool) {
                     if (ob != NULL) continue; /* later obligations may still be served */
                     break; /* §5: fewer eligible cards than slots; the turn ends short */
@@ -1036,6 +1085,7 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                     const uint64_t *mm = ROW(d->mode_mask, md, W);
                     for (int w = 0; w < W; w++) k->excluded[w] |= mm[w];
                 }
+                if (COUNTED) mode_recount(d, k, md, &n_out_modes);
                 ob = NULL;
             } else {
                 t->mandatory++;
@@ -1047,8 +1097,10 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
             if (d->is_attack[card]) k->attacked[d->actor_of[card]] = 1;
             k->played[card >> 6] |= 1ULL << (card & 63);
             k->eligible[card >> 6] &= ~(1ULL << (card & 63)); /* kept equal to base & ok & ~played */
-            n_elig--;
-            k->mode_elig[d->mode_of[card]]--;
+            if (COUNTED) {
+                n_elig--;
+                mode_elig_add(k, d->mode_of[card], -1, &n_out_modes);
+            }
             slot++;
             if (tally) t->card_draws[card]++;
             /* Option sides (GDD 05 §3.4): Rng.permutation, Fisher-Yates from the top. */
@@ -1098,7 +1150,9 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                 }
             } else if (keyed) { /* keyed.player_choice */
                 option = k->order[keyed_below(family_key(mk, 0, KEY_PLAYER, card), 1, n_opt)];
-            } else { /* match.random_policy: its own generator */
+            } else if (n_opt == 2) { /* match.random_policy: its own generator */
+                option = k->order[mt_below(player, 2)]; /* most cards: a constant below(2) */
+            } else {
                 option = k->order[mt_below(player, (uint64_t)n_opt)];
             }
             if (steps != NULL) {
@@ -1134,25 +1188,35 @@ static ALWAYS_INLINE int play_one_body(const CDeck *d, Work *k, Acc *t, Mt *gen,
                 int lv = d->level_of[v], was = d->level_of[old];
                 if (lv != was) { /* the actor's cards of the old level out, the new level's in */
                     const int off = a * d->n_levels + was, on = a * d->n_levels + lv;
-                    for (int i = d->lvl_start[off]; i < d->lvl_start[off + 1]; i++) {
+                    const uint64_t *off_m = ROW(d->actor_level, off, W);
+                    const uint64_t *on_m = ROW(d->actor_level, on, W);
+                    /* Wide decks: the two groups' card lists (their size, not the deck's). */
+                    for (int i = d->lvl_start[off]; W > 2 && i < d->lvl_start[off + 1]; i++) {
                         const int c = d->lvl_cards[i];
                         const uint64_t bit = 1ULL << (c & 63);
                         k->ok[c >> 6] &= ~bit;
                         if (k->eligible[c >> 6] & bit) {
                             k->eligible[c >> 6] &= ~bit;
                             n_elig--;
-                            k->mode_elig[d->mode_of[c]]--;
+                            mode_elig_add(k, d->mode_of[c], -1, &n_out_modes);
                         }
                     }
-                    for (int i = d->lvl_start[on]; i < d->lvl_start[on + 1]; i++) {
+                    for (int i = d->lvl_start[on]; W > 2 && i < d->lvl_start[on + 1]; i++) {
                         const int c = d->lvl_cards[i];
                         const uint64_t bit = 1ULL << (c & 63);
                         k->ok[c >> 6] |= bit;
                         if (base[c >> 6] & ~k->played[c >> 6] & ~k->eligible[c >> 6] & bit) {
                             k->eligible[c >> 6] |= bit;
                             n_elig++;
-                            k->mode_elig[d->mode_of[c]]++;
+                            mode_elig_add(k, d->mode_of[c], 1, &n_out_modes);
                         }
+                    }
+                    /* Decks of 1-2 words: both groups' bit sets at once. */
+                    for (int w = 0; W <= 2 && w < W; w++) {
+                        const uint64_t kept = k->eligible[w] & ~off_m[w];
+                        const uint64_t come = base[w] & ~k->played[w] & ~kept & on_m[w];
+                        k->ok[w] = (k->ok[w] & ~off_m[w]) | on_m[w];
+                        k->eligible[w] = kept | come;
                     }
                 }
             }
@@ -1333,12 +1397,13 @@ static PyObject *play(PyObject *self, PyObject *args) {
     k.mode_elig = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.turn_modes = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.mode_listed = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
+    k.mode_out = (int *)calloc((size_t)(d->n_modes > 0 ? d->n_modes : 1), sizeof(int));
     k.order = (int *)calloc((size_t)d->max_options, sizeof(int));
     k.obs = (Ob *)calloc(ob_cap, sizeof(Ob));
     int ok = gen && player && lanes && tempered && keys_ok && out && kept && picks && t.card_draws && t.card_mandatory && t.end_sum &&
              t.end_sq && t.zeroed && t.end_year && t.close_n && t.close_sum && t.close_sq &&
              k.sat && k.attacked && k.fur && k.mcount && k.order && k.obs && k.mode_elig &&
-             k.turn_modes && k.mode_listed;
+             k.turn_modes && k.mode_listed && k.mode_out;
     for (size_t i = 0; i < sizeof(bitsets) / sizeof(bitsets[0]); i++) ok = ok && *bitsets[i];
     for (size_t i = 0; i < sizeof(meter_arrays) / sizeof(meter_arrays[0]); i++)
         ok = ok && *meter_arrays[i];
@@ -1520,6 +1585,7 @@ done:
     free(k.mode_elig);
     free(k.turn_modes);
     free(k.mode_listed);
+    free(k.mode_out);
     free(k.order);
     free(k.obs);
     return result;
