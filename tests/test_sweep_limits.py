@@ -64,16 +64,17 @@ def test_bounds_come_from_the_deck_format(name):
 
 
 def test_a_huge_range_is_refused_before_it_is_expanded():
+    # Memory, not wall time, tells expansion: a list of 10^9 values needs gigabytes, and a
+    # wall-time bound failed under a loaded machine's scheduling (1.12 s against 1.0 s).
     tracemalloc.start()
     try:
-        started = time.perf_counter()
         with pytest.raises(SweepError, match=r"limite_medidor=1\.\.1000000000: outside the §7 "
                                              r"safe range 25\.\.35"):
             parse_param("limite_medidor=1..1000000000")
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 1_000_000 and time.perf_counter() - started < 1.0
+    assert peak < 1_000_000
     with pytest.raises(SweepError, match="outside the §7 safe range"):
         parse_param("cartas_por_turno=6,7,9")
     assert parse_param("limite_medidor=25..35") == ("limite_medidor", list(range(25, 36)))
