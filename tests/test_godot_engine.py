@@ -447,8 +447,11 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, godot, bridge,
         "no PID for a dead server",
         "failure is queryable",
         "the child's own error is in the message",
+        "a missing interpreter is said not found, with a venv to make",
     ):
         assert f"CHECK ok {check}" in log
+    # QA: the server's ImportError traceback reached the console beside the node's message.
+    assert "Traceback" not in log, log[-3000:]
 
 
 def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, bridge_project):

@@ -258,6 +258,16 @@ func _test_never_up():
 		"the failure says how to fix it",
 		t.errors
 	)
+	t.check(
+		(
+			t.errors.size() == 1
+			and "the program '/nonexistent/python3' was not found" in t.errors[0][0]
+			and not "exited before" in t.errors[0][0]
+			and ".venv/bin/python" in t.errors[0][0]
+		),  # QA: it said the server "exited before it was ready"; pip needs a venv (PEP 668)
+		"a missing interpreter is said not found, with a venv to make",
+		t.errors
+	)
 	t.check(sorteio.bridge_process_id() == -1, "no PID after a failed start")
 	t.check(sorteio.is_bridge_failed() and sorteio.bridge_error != "", "failure is queryable")
 	t.errors.clear()
