@@ -443,30 +443,12 @@ func is_match_in_play() -> bool:
 
 func _start_match(new_seed: int, deck: Variant) -> bool:
 	if is_match_in_play():
-		_report(
-			(
-				(SorteioI18n.t(
-					(
-						"uma partida está em andamento (ano %d, fase '%s'): "
-						+ "chame abandon_match() antes de start_match(), ou "
-						+ "load_state() para substituí-la"
-					)
-				))
-				% [year, phase]
-			),
-			CODE_MATCH_IN_PROGRESS
-		)
+		_report(_MESSAGES.match_in_progress(year, phase), CODE_MATCH_IN_PROGRESS)
 		return false
 	var chosen: int = new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
-		_report(
-			(
-				SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, " + "não %d")
-				% chosen
-			),
-			CODE_BAD_REQUEST
-		)
+		_report(_MESSAGES.bad_seed(chosen), CODE_BAD_REQUEST)
 		return false
 	# The bridge before any deck copy: a socket server then watches the game, and removes the
 	# copy if the game is killed before it can (--game-files).
@@ -603,13 +585,7 @@ func _load_state(state: Variant) -> bool:
 	deck_update = PackedStringArray(reply.get("deck_update", []))
 	if not deck_update.is_empty():
 		if print_warnings:
-			push_warning(
-				"sorteio: "
-				+ (
-					SorteioI18n.t("o save foi carregado num baralho atualizado: %s")
-					% "; ".join(deck_update)
-				)
-			)
+			push_warning("sorteio: " + _MESSAGES.deck_updated(deck_update))
 		deck_updated.emit(deck_update)
 	state_loaded.emit(reply["snapshot"], current_card)
 	return true
@@ -618,19 +594,7 @@ func _load_state(state: Variant) -> bool:
 func _match_usable() -> bool:
 	# Calls about a match say at once when it was lost (Python would only say "no match").
 	if phase == PHASE_LOST:
-		_report(
-			(
-				SorteioI18n.t(
-					(
-						"a partida se perdeu com a sua ponte (%s): "
-						+ "start_bridge() se ela caiu, depois load_state() de um "
-						+ "save ou start_match()"
-					)
-				)
-				% bridge_error
-			),
-			CODE_MATCH_LOST
-		)
+		_report(_MESSAGES.match_lost(bridge_error), CODE_MATCH_LOST)
 		return false
 	return true
 
@@ -703,13 +667,7 @@ func _bridge_up() -> bool:
 		if _bridge.has_failed() or frames == null:
 			var message: String = _failure_of(_bridge)
 			if not _bridge.has_failed():
-				message = (SorteioI18n.t(
-					(
-						"o nó não pode esperar a ponte: ele não está em nenhuma "
-						+ "árvore de cena e o laço principal não é uma SceneTree; "
-						+ "adicione-o à árvore antes (await process_frame uma vez)"
-					)
-				))
+				message = _MESSAGES.no_frames()
 			var said_while_waiting: bool = (
 				_failure_handled and not said_before and not _start_failure_unsaid
 			)

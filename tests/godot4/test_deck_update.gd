@@ -11,7 +11,9 @@ func scenario() -> void:
 	var sorteio: SorteioNode = autoload("Sorteio") as SorteioNode
 	sorteio.deck_updated.connect(_on_deck_updated)
 	sorteio.state_loaded.connect(_on_state_loaded)
-	check(await sorteio.start_match(4, "res://decks/meu.json"), "a match starts", sorteio.last_error)
+	check(
+		await sorteio.start_match(4, "res://decks/meu.json"), "a match starts", sorteio.last_error
+	)
 	await sorteio.advance()
 	await sorteio.choose_side(SIDE_LEFT)
 	# Two cards shown: the save is of this deck (one with none of its cards is another deck).

@@ -120,7 +120,7 @@ static func program_found(program: String) -> bool:
 		return FileAccess.file_exists(program)
 	var windows: bool = OS.get_name() == "Windows"
 	for folder: String in OS.get_environment("PATH").split(";" if windows else ":", false):
-		for name: String in ([program, program + ".exe"] if windows else [program]):
+		for name: String in [program, program + ".exe"] if windows else [program]:
 			if FileAccess.file_exists(folder.path_join(name)):
 				return true
 	return false
