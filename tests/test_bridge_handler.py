@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from sorteio.bridge import protocol
 from sorteio.bridge.handler import RequestHandler
-from sorteio.loader import load_deck
+from sorteio.loader import BUILTIN_DECKS, load_deck
 
 
 def call(handler, method, **params):
@@ -221,6 +221,49 @@ def test_deck_errors_name_the_problem(tmp_path):
     assert reply["error"]["code"] == protocol.DECK_ERROR
     assert "ruim.json" in reply["error"]["message"]
 
+
+
+def test_deck_text_plays_as_the_file_and_errors_name_the_game_s_name(tmp_path):
+    """A deck inside a game's pack travels as its text (``deck_text``, issue 14: no copy on the
+    player's disk); ``deck`` only names it, in errors and in the summary; nothing is read from
+    disk, and a later save/load needs no file either."""
+    text = BUILTIN_DECKS["curto"].read_text(encoding="utf-8")
+    by_text, by_path = RequestHandler(), RequestHandler()
+    started = ok(by_text, "new_match", deck="res://decks/meu.json", deck_text=text, seed=4)
+    assert started["deck"]["source"] == "res://decks/meu.json"
+    ok(by_path, "new_match", deck="curto", seed=4)
+    assert play(by_text) == play(by_path)
+    ok(by_text, "new_match", deck="res://decks/meu.json", deck_text=text, seed=4)
+    ok(by_text, "start_turn")
+    state = ok(by_text, "save")["state"]
+    assert state["deck"] == "res://decks/meu.json"  # a name, never opened: no such file
+    loaded = ok(RequestHandler(), "load", state=state, deck_text=text)
+    assert loaded["snapshot"] == ok(by_text, "state")["snapshot"]
+    broken = call(RequestHandler(), "new_match", deck="res://decks/meu.json",
+                  deck_text='{"medidores": []}')
+    assert broken["error"]["code"] == protocol.DECK_ERROR
+    assert broken["error"]["message"].startswith("res://decks/meu.json: ")
+    unnamed = call(RequestHandler(), "new_match", deck_text="{")
+    assert unnamed["error"]["message"].startswith("(deck): "), unnamed
+    wrong = call(RequestHandler(), "new_match", deck_text=["not", "text"])
+    assert wrong["error"]["code"] == protocol.BAD_REQUEST
+    assert "deck_text" in wrong["error"]["message"]
+    assert call(RequestHandler(), "load", state=state)["error"]["code"] == protocol.DECK_ERROR
+    # A lone surrogate in the text is the deck loader's to report (its card and field), not a
+    # request-wide scan's: a deck of megabytes is not scanned twice.
+    odd = call(RequestHandler(), "new_match", deck="res://decks/meu.json",
+               deck_text=text.replace('"titulo": "', '"titulo": "\ud800', 1))
+    assert odd["error"]["code"] == protocol.DECK_ERROR, odd
+    assert odd["error"]["message"].startswith("res://decks/meu.json: ")
+
+
+def test_deck_text_over_the_file_limit_is_refused_as_a_file_would_be(monkeypatch):
+    from sorteio import loader
+
+    monkeypatch.setattr(loader, "MAX_FILE_BYTES", 1000)
+    reply = call(RequestHandler(), "new_match", deck="big", deck_text=" " * 300 + "é" * 400)
+    assert reply["error"]["code"] == protocol.DECK_ERROR
+    assert "1,100 bytes" in reply["error"]["message"], reply
 
 def test_a_bug_is_an_internal_error_not_a_crash():
     class Exploding:

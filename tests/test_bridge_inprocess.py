@@ -170,7 +170,7 @@ def test_slow_request_runs_in_a_thread_and_a_later_draw_waits_for_it():
 def test_submit_and_take_never_raise(monkeypatch):
     bridge = InProcessBridge()
 
-    def broken(text):
+    def broken(text, deck_text=None):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bridge.handler, "job_from_text", broken)
@@ -227,6 +227,28 @@ def test_godot4_entry_forwards_text_and_never_raises(godot4_entry, monkeypatch):
     assert "No module named 'sorteio'" in fresh.problem()
     reply = json.loads(fresh.submit(1, '{"id": 1, "method": "ping"}'))
     assert reply["error"]["code"] == "bridge_down" and "sorteio" in reply["error"]["message"]
+
+
+def test_a_deck_text_handed_beside_the_request_is_its_params_deck_text(godot4_entry):
+    """The Godot 4 entry's submit_deck (issue 14): a deck's text beside the request's JSON, not
+    escaped into it, answers as the same request carrying it in its params."""
+    from sorteio.loader import BUILTIN_DECKS
+
+    registered, _module = godot4_entry
+    text = BUILTIN_DECKS["curto"].read_text(encoding="utf-8")
+    request = {"id": 1, "method": "new_match",
+               "params": {"deck": "res://decks/meu.json", "seed": 4}}
+    entry = registered[0]()
+    reply = entry.submit_deck(1, json.dumps(request), text) or json.dumps(wait_reply(entry, 1))
+    expected = RequestHandler().handle(
+        dict(request, params=dict(request["params"], deck_text=text)))
+    assert json.loads(reply) == expected and expected["ok"] is True
+    assert expected["result"]["deck"]["source"] == "res://decks/meu.json"
+    bridge = InProcessBridge(threaded=False)
+    broken = json.loads(bridge.submit(2, json.dumps(dict(request, id=2)), '{"nome": '))
+    assert broken["error"]["code"] == "deck_error"
+    assert broken["error"]["message"].startswith("res://decks/meu.json: ")
+    assert json.loads(bridge.submit(3, "[1]", text))["error"]["code"] == "bad_request"
 
 
 def test_godot4_entry_registers_once_when_the_editor_reloads_it(godot4_entry):

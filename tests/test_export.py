@@ -112,8 +112,8 @@ def assert_deck_came_from_the_pack(folder: Path, user: Path) -> None:
     assert b"res://decks/padrao.json" in (folder / build_demo.PACK).read_bytes() or (
         b"decks/padrao.json" in (folder / build_demo.PACK).read_bytes()
     )
-    # The node hands Python a user:// copy of the pack's deck (Python cannot open the pack) and
-    # removes it once the request that hands it over returned (issue 14, "Nothing left behind").
+    # The node hands Python the pack's deck as its text (Python cannot open the pack): no
+    # user:// copy (issue 14, "Nothing left behind").
     assert not list(user.glob("sorteio_deck_*")), list(user.iterdir())
 
 

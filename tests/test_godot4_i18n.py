@@ -93,6 +93,7 @@ def python_message(lang: str) -> str:
         ("en", "pt-BR", "en"),
         ("auto", "en", "en"),  # auto: SORTEIO_LANG, the variable the Python side reads
         ("auto", "pt_BR.UTF-8", "pt_BR"),
+        ("auto", "LANG=C", "en"),  # no SORTEIO_LANG; C names no language: Godot's English
     ],
 )
 def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang, expected):
@@ -105,8 +106,11 @@ def test_a_run_speaks_one_language_addon_and_python(tmp_path, setting, env_lang,
                      f"--validate={VALIDATE[expected]}", f"--cards={CARDS[expected][0]}",
                      f"--title={CARDS[expected][1]}", f"--no-match={no_match}",
                      f"--misuse={MISUSE[expected]}", f"--drifted={DRIFTED[expected]}", home=home,
-                     env=godot_env(home, SORTEIO_LANG=env_lang))
+                     env=godot_env(home, **(
+                         {"SORTEIO_LANG": None, "LANG": env_lang[5:]}
+                         if env_lang.startswith("LANG=") else {"SORTEIO_LANG": env_lang})))
     run.passed("the run's language", "the protocol's lang",
+               "C and POSIX read as English, other languages as pt_BR",
                "the addon's own string in the language", "the card table in the language",
                "Python's message in the language", "the node's own message in the language",
                "the scripted bridge's advice in the language")

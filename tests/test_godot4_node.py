@@ -108,7 +108,7 @@ def test_the_api_over_the_socket_bridge(game, tmp_path):
         "advance() after abandon_match gives no_match, as before any match",
         "it is read and saved as the res:// path",
         "a SorteioDeck made in code starts a match",
-        "the deck copy given to Python is removed at once",
+        "no deck copy is left in user://",
     )
     assert run.lines("BRIDGE ") == ["socket"]
     assert left_in_user_dir(home, game) == []
@@ -140,12 +140,15 @@ def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp
     warnings are exactly the provoked ones; the node with print_warnings off prints none."""
     allowed = [
         # The bridge speaks pt-BR in these runs (godot_env's SORTEIO_LANG; issue 15).
-        (r"WARNING: sorteio: nenhuma partida: chame new_match ou load antes \(no_match\)",
+        (r"WARNING: sorteio: nenhuma partida: chame start_match\(\) ou load_state\(\) antes "
+         r"\(os pedidos new_match ou load\) \(no_match\)",
          "provoked"),
         (r"WARNING: sorteio: nenhuma carta espera escolha .*\(rule_error\)", "provoked"),
         (r"WARNING: sorteio: nenhum arquivo de baralho em res://decks/nope.json .*\(deck_error\)",
          "provoked"),
         (r"WARNING: sorteio: .*broken.json.*\(deck_error\)", "provoked"),
+        (r"WARNING: sorteio: (um|o) SorteioDeck .*feito no código: .*\(deck_error\)",
+         "provoked"),
     ]
     run = run_script(game, "test_misuse.gd", home=tmp_path / "home", allowed=allowed)
     run.passed(
@@ -154,13 +157,15 @@ def test_misuse_is_reported_with_codes_and_print_warnings_off_is_quiet(game, tmp
         "a broken deck gives Python's deck_error naming the file",
         "it names the res path the game gave, not the OS path",
         "load_state's deck_error names the res path too",
-        "a deck read from a temporary copy is named as the game gave it",
+        "a deck from the pack (sent as its text) is named as the game gave it",
+        "a SorteioDeck made in code is named as one in its deck_error",
+        "with its deck_name when it has one",
         "it says bridge_down and start_bridge()",
         "a bad interpreter gives bridge_down naming it",
         "calls then say bridge_down",
     )
     warnings = [line for line in run.log.splitlines() if line.startswith("WARNING:")]
-    assert len(warnings) == 9, warnings
+    assert len(warnings) == 11, warnings
     assert not any("bridge_down" in line for line in warnings), "print_warnings off still printed"
 
 

@@ -1,7 +1,7 @@
 """The Godot 4 demo exported as a pack with the top-level export_presets.cfg (linked from
 demo_project/), run with --main-pack from another working folder: res:// is the pack there,
-which Python cannot open, so the node hands Python a user:// copy of the deck and removes it
-once read (issue 14: a relative or res:// deck path must work once exported). `--export-pack`
+which Python cannot open, so the node hands Python the deck's text (issue 14: a relative or
+res:// deck path must work once exported, and no copy of it is written). `--export-pack`
 needs no export template; the full exports are tests/test_export.py's."""
 
 import re

@@ -487,7 +487,9 @@ def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, br
         "...and advance() says no_match",
         "...its deck_error names the path the game gave",
         "...and so does load_state's",
-        "a deck read from a temporary copy is named as the game gave it",
+        "a deck from the pack (sent as its text) is named as the game gave it",
+        "a SorteioDeck made in code is named as one in its deck_error",
+        "...with its deck_name when it has one",
     ]
     # print_warnings = false silences the node's push_warning for that refusal only.
     assert "sorteio: seed must be -1 (any) or 0 to 2147483647, not -9" not in log

@@ -218,3 +218,157 @@ def test_sorteio_serve_takes_game_files_too(user):
     assert result.returncode == 2, result.stderr
     assert "the game is gone" in result.stderr
     assert not copy.exists()
+
+
+# A dying multithreaded game hands its server from thread to thread, and Linux sends the
+# parent-death signal at each step (the frozen server asks for SIGTERM): a second one often comes
+# ~0.1 s after the first, while the server is removing the files. Here it lands between the port
+# file and the deck copy, where it killed the server before (issue 14's race).
+SECOND_SIGTERM = textwrap.dedent(
+    """
+    import asyncio, os, signal, subprocess, sys
+    from sorteio.bridge import server
+    user = sys.argv[1]
+    game = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    prefix = os.path.join(user, f"sorteio_deck_{game.pid}_")
+    open(prefix + "meu.json", "w").close()
+    removing_the_port_file = server.remove_port_file
+
+    def and_the_next_parent_death_signal(path, written):
+        removing_the_port_file(path, written)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    server.remove_port_file = and_the_next_parent_death_signal
+
+    async def main():
+        ready = asyncio.Event()
+        serving = asyncio.ensure_future(server.serve_async(
+            port_file=os.path.join(user, "bridge.json"), parent_pid=game.pid,
+            game_files=[prefix], handle_signals=True, ready=ready))
+        await ready.wait()
+        os.kill(os.getpid(), signal.SIGTERM)  # the first one: the game is dying
+        game.kill()
+        game.wait()
+        await serving
+
+    asyncio.run(main())
+    print("stopped whole", flush=True)
+    """
+)
+
+
+def test_a_second_parent_death_sigterm_during_the_clean_up_does_not_cut_it_short(user):
+    result = subprocess.run([sys.executable, "-c", SECOND_SIGTERM, str(user)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, f"exit {result.returncode}: {result.stderr[-2000:]}"
+    assert "stopped whole" in result.stdout
+    assert list(user.iterdir()) == [], "the deck copy or the port file stayed"
+
+
+# -- Windows: the parent check opens the process (signal 0 would be CTRL_C_EVENT there) ---------
+
+WAIT_OBJECT_0, WAIT_TIMEOUT, WAIT_FAILED = 0, 0x102, 0xFFFFFFFF
+ERROR_ACCESS_DENIED, ERROR_INVALID_PARAMETER = 5, 87
+
+
+class FakeKernel32:
+    """What ``ctypes.WinDLL("kernel32")`` gives, for one process: ``handle`` (0: OpenProcess
+    fails with ``error``) and what a 0 ms wait on it returns."""
+
+    class Function:
+        def __init__(self, body):
+            self.body = body
+
+        def __call__(self, *args):
+            return self.body(*args)
+
+    def __init__(self, handle: int, wait: int = WAIT_TIMEOUT, error: int = 0):
+        self.calls: list = []
+        self.wait = wait
+        self.error = error
+
+        def open_process(access, inherit, pid):
+            self.calls.append(("OpenProcess", access, inherit, pid))
+            return handle or None
+
+        def wait_for(waited, milliseconds):
+            self.calls.append(("WaitForSingleObject", waited, milliseconds))
+            return self.wait
+
+        def close(closed):
+            self.calls.append(("CloseHandle", closed))
+            return 1
+
+        self.OpenProcess = self.Function(open_process)
+        self.WaitForSingleObject = self.Function(wait_for)
+        self.CloseHandle = self.Function(close)
+
+
+@pytest.fixture()
+def on_windows(monkeypatch):
+    """Pretends to be Windows; returns a function that installs a FakeKernel32. ``os.kill`` must
+    not be called at all."""
+    import ctypes
+
+    monkeypatch.setattr(sys, "platform", "win32")  # not os.name: pathlib would make WindowsPaths
+
+    def no_kill(pid, sig):
+        raise AssertionError(f"os.kill({pid}, {sig}) on Windows")
+
+    monkeypatch.setattr(os, "kill", no_kill)
+    monkeypatch.setattr(bridge_server, "_windows_handles", {})
+
+    def install(kernel: FakeKernel32) -> FakeKernel32:
+        def windll(name, use_last_error=False):
+            assert name == "kernel32" and use_last_error
+            return kernel
+
+        monkeypatch.setattr(ctypes, "WinDLL", windll, raising=False)
+        monkeypatch.setattr(ctypes, "get_last_error", lambda: kernel.error, raising=False)
+        return kernel
+
+    return install
+
+
+@pytest.mark.parametrize(
+    ("kernel", "alive"),
+    [
+        ({"handle": 77, "wait": WAIT_TIMEOUT}, True),
+        ({"handle": 77, "wait": WAIT_OBJECT_0}, False),  # exited (a handle keeps its PID taken)
+        ({"handle": 77, "wait": WAIT_FAILED}, True),  # unsure: alive, as an unreadable /proc
+        ({"handle": 0, "error": ERROR_INVALID_PARAMETER}, False),  # no such PID
+        ({"handle": 0, "error": ERROR_ACCESS_DENIED}, True),  # another user's process
+    ],
+    ids=["running", "exited", "wait-failed", "no-such-pid", "access-denied"],
+)
+def test_windows_parent_check_opens_the_process_and_waits_0_ms(on_windows, kernel, alive):
+    fake = on_windows(FakeKernel32(**kernel))
+    assert bridge_server._process_alive(4242) is alive
+    access = 0x00100000 | 0x1000  # SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION
+    calls = [("OpenProcess", access, 0, 4242)]
+    if kernel["handle"]:
+        calls.append(("WaitForSingleObject", 77, 0))
+    if kernel["handle"] and not alive:
+        calls.append(("CloseHandle", 77))
+    assert fake.calls == calls
+
+
+def test_windows_parent_check_keeps_the_handle_so_the_pid_is_not_reused(on_windows):
+    """While it runs, one OpenProcess and the handle kept; once it exited, the handle closed."""
+    fake = on_windows(FakeKernel32(handle=77, wait=WAIT_TIMEOUT))
+    assert bridge_server._process_alive(4242) and bridge_server._process_alive(4242)
+    fake.wait = WAIT_OBJECT_0
+    assert not bridge_server._process_alive(4242)
+    assert [call[0] for call in fake.calls] == [
+        "OpenProcess", "WaitForSingleObject", "WaitForSingleObject", "WaitForSingleObject",
+        "CloseHandle"]
+    assert bridge_server._windows_handles == {}
+
+
+def test_windows_game_already_gone_at_start_has_its_files_removed(on_windows, user):
+    on_windows(FakeKernel32(handle=0, error=ERROR_INVALID_PARAMETER))
+    copy = user / "sorteio_deck_4242_meu.json"
+    copy.write_text("{}", encoding="utf-8")
+    with pytest.raises(bridge_server.GameGone):
+        bridge_server.check_options("127.0.0.1", 0, None, 4242, [str(user / "sorteio_deck_4242_")])
+    assert not copy.exists()

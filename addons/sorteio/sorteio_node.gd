@@ -457,7 +457,7 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 	var source: Array = _decks.source(deck, deck_resource, deck_path)
 	if source.is_empty():
 		return false
-	var params: Dictionary = {"deck": source[1]}
+	var params: Dictionary = source[1]
 	if chosen >= 0:
 		params["seed"] = chosen
 	var result: Variant = await _request("new_match", params)
@@ -558,15 +558,17 @@ func _load_state(state: Variant) -> bool:
 		(state as Dictionary).duplicate(true)
 	)
 	var given: Variant = sent.get("deck", "")
+	var params: Dictionary = {"state": sent}
 	if given is String:
 		given = _DECK_FILES.resolved(given)
 		if not await _bridge_up():  # before any deck copy, as in _start_match
 			return false
-		var python_deck: Variant = _decks.for_python(given)
-		if python_deck == null and given != "":
+		var deck_params: Variant = _decks.for_python(given)
+		if deck_params == null:
 			return false
-		sent["deck"] = python_deck
-	var result: Variant = await _request("load", {"state": sent})
+		sent["deck"] = deck_params["deck"]  # a deck sent as its text: its name
+		params["deck_text"] = deck_params.get("deck_text")
+	var result: Variant = await _request("load", params)
 	_decks.remove_temporary_files()
 	if result == null:
 		return false
@@ -769,6 +771,7 @@ func _use(bridge: SorteioBridge, fallback_note: String) -> bool:
 	_announced = false
 	_bridge = bridge
 	bridge_kind = bridge.kind()
+	_decks.fit(bridge)  # a deck's text goes in one request when the bridge carries it
 	set_process(true)
 	if not bridge.start(self):
 		_bridge_failed_at_start(_failure_of(bridge))

@@ -72,7 +72,7 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
             raise JsonFileError(source, "(file)", _("not a regular file (a pipe, a device or a "
                                                     "socket): give the path of a .json file"))
         if info.st_size > limit:
-            raise JsonFileError(source, "(file)", _too_big(info.st_size, limit))
+            raise JsonFileError(source, "(file)", too_big(info.st_size, limit))
         chunks: List[bytes] = []
         size = 0
         while True:  # read to the end even if the file grew since fstat, but never past limit
@@ -82,7 +82,7 @@ def read_text(path: Union[str, Path], limit: int = MAX_FILE_BYTES) -> str:
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
-                raise JsonFileError(source, "(file)", _too_big(size, limit))
+                raise JsonFileError(source, "(file)", too_big(size, limit))
     except OSError as exc:
         raise JsonFileError(source, "(file)", _cannot_read(exc), exc.errno) from None
     finally:
@@ -94,7 +94,8 @@ def _cannot_read(exc: OSError) -> str:
     return _("cannot read: {reason}").format(reason=exc.strerror or exc)
 
 
-def _too_big(size: int, limit: int) -> str:
+def too_big(size: int, limit: int) -> str:
+    """Why a file (or a deck's text) of ``size`` bytes is refused, ``limit`` being the most."""
     return _("the file has {size:,} bytes or more; the limit is {limit:,} bytes ({mib} MiB)"
              ).format(size=size, limit=limit, mib=limit // (1 << 20))
 

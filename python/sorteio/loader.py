@@ -27,6 +27,7 @@ from .jsonfile import (
     printable,
     read_text,
     scan,
+    too_big,
 )
 from .validation_text import error_text
 
@@ -73,15 +74,26 @@ def resolve_deck_path(deck: Union[str, Path, None]) -> Path:
     return Path(deck)
 
 
-def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem]]:
+def read_deck_data(deck: Union[str, Path, None],
+                   text: Optional[str] = None) -> Tuple[str, Any, List[Problem]]:
     """``(source, data, problems)`` of a deck file: a regular file of at most ``MAX_FILE_BYTES``,
     UTF-8, JSON (see ``jsonfile``). The one place the CLI and the bridge handler read a deck.
     Raises ``DeckError`` when the file cannot be read or decoded; a missing file's error names
-    the built-in decks."""
-    path = resolve_deck_path(deck)
-    source = str(path)
+    the built-in decks.
+
+    ``text``: the deck's JSON text itself (at most ``MAX_FILE_BYTES`` in UTF-8), as a game hands
+    a deck that lives inside its pack (issue 14: no copy on disk); ``deck`` then only names it
+    in messages (``(deck)`` when None) and nothing is read from disk."""
+    source = (str(deck) if deck is not None and str(deck).strip() else "(deck)") \
+        if text is not None else str(resolve_deck_path(deck))
     try:
-        data, problems = loads(read_text(path), source)
+        if text is None:
+            text = read_text(source)
+        elif len(text) * 4 > MAX_FILE_BYTES:  # could be over the limit (up to 4 bytes a char)
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size > MAX_FILE_BYTES:  # the limit of a file, the same for its text
+                raise JsonFileError(source, "(file)", too_big(size, MAX_FILE_BYTES))
+        data, problems = loads(text[1:] if text[:1] == "\ufeff" else text, source)
     except JsonFileError as exc:
         message = exc.message
         if exc.errno == errno.ENOENT:
@@ -91,11 +103,13 @@ def read_deck_data(deck: Union[str, Path, None]) -> Tuple[str, Any, List[Problem
     return source, data, problems
 
 
-def load_deck(deck: Union[str, Path, None] = None, in_pieces: bool = False) -> Deck:
+def load_deck(deck: Union[str, Path, None] = None, in_pieces: bool = False,
+              text: Optional[str] = None) -> Deck:
     """Read and validate a deck file (GDD 06 §3, §7). Raises ``DeckError`` listing every
-    problem found: file, card id, field, what is wrong. ``in_pieces``: see ``parse_deck``."""
+    problem found: file, card id, field, what is wrong. ``in_pieces``: see ``parse_deck``;
+    ``text``: the deck's JSON text, ``deck`` only naming it (see ``read_deck_data``)."""
     with paused_gc():  # a big deck builds faster without the garbage collector rescanning it
-        source, data, problems = read_deck_data(deck)
+        source, data, problems = read_deck_data(deck, text)
         return parse_deck(data, source, problems, in_pieces=in_pieces)
 
 

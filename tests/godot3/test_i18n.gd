@@ -28,6 +28,22 @@ func _run() -> void:
 	t.check(Language.language() == expected["lang"], "the run's language", Language.language())
 	var lang: String = expected["lang"].replace("_", "-")
 	t.check(Language.protocol_lang() == lang, "the protocol's lang", Language.protocol_lang())
+	# C / POSIX (LANG=C) names no language: English, as Godot's own fallback (issue 14).
+	var locales := {
+		"C": "en",
+		"POSIX": "en",
+		"C.UTF-8": "en",
+		"c": "en",
+		"en_US.UTF-8": "en",
+		"pt_BR.UTF-8": "pt_BR",
+		"fr_FR": "pt_BR",
+		"ca_ES": "pt_BR",
+		"": "pt_BR"
+	}
+	var read := {}
+	for locale in locales:
+		read[locale] = Language.from_locale(locale)
+	t.check(read.hash() == locales.hash(), "C and POSIX read as English", read)
 	t.check(
 		Language.t("Validar") == expected["validate"], "the addon's string", Language.t("Validar")
 	)

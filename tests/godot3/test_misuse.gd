@@ -142,7 +142,32 @@ func _test_abandon_match_and_deck_names() -> void:
 			and t.one_error("deck_error")
 			and t.errors[0][0].begins_with("res://decks/packed/broken.json")
 		),
-		"a deck read from a temporary copy is named as the game gave it",
+		"a deck from the pack (sent as its text) is named as the game gave it",
+		t.errors
+	)
+	# One made in code has no path: messages say what it is, never a temporary file's name.
+	var made: Resource = SorteioDeck.new()
+	made.json_text = packed.json_text
+	sorteio.deck_resource = made
+	t.errors.clear()
+	t.check(
+		(
+			not sorteio.start_match(1)
+			and t.one_error("deck_error")
+			and t.errors[0][0].begins_with("a SorteioDeck made in code: ")
+			and not "sorteio_deck_" in t.errors[0][0]
+		),
+		"a SorteioDeck made in code is named as one in its deck_error",
+		t.errors
+	)
+	made.deck_name = "Meu baralho"
+	t.errors.clear()
+	t.check(
+		(
+			not sorteio.start_match(1)
+			and t.errors[0][0].begins_with("the SorteioDeck 'Meu baralho' made in code: ")
+		),
+		"...with its deck_name when it has one",
 		t.errors
 	)
 	sorteio.deck_resource = null

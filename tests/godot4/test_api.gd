@@ -293,7 +293,7 @@ func _relative_deck_path_and_resource() -> void:
 	for file: String in DirAccess.get_files_at("user://"):
 		if file.begins_with("sorteio_deck_"):
 			leftovers.append(file)
-	check(leftovers.is_empty(), "the deck copy given to Python is removed at once", str(leftovers))
+	check(leftovers.is_empty(), "no deck copy is left in user://", str(leftovers))
 
 
 func saved_deck_name() -> String:

@@ -17,6 +17,22 @@ func scenario() -> void:
 		"the protocol's lang",
 		SorteioI18n.protocol_lang()
 	)
+	# C / POSIX (LANG=C) names no language: English, as Godot's own fallback (issue 14).
+	var locales: Dictionary = {
+		"C": "en",
+		"POSIX": "en",
+		"C.UTF-8": "en",
+		"c": "en",
+		"en_US.UTF-8": "en",
+		"pt_BR.UTF-8": "pt_BR",
+		"fr_FR": "pt_BR",
+		"ca_ES": "pt_BR",
+		"": "pt_BR"
+	}
+	var read: Dictionary = {}
+	for locale: String in locales:
+		read[locale] = SorteioI18n.from_locale(locale)
+	check(read == locales, "C and POSIX read as English, other languages as pt_BR", str(read))
 	check(
 		SorteioI18n.t("Validar") == arg("validate"),
 		"the addon's own string in the language",

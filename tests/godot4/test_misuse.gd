@@ -87,7 +87,30 @@ func scenario() -> void:
 			and _last().contains("res://decks/packed/broken.json")
 			and not _last().contains("sorteio_deck_")
 		),
-		"a deck read from a temporary copy is named as the game gave it",
+		"a deck from the pack (sent as its text) is named as the game gave it",
+		_last()
+	)
+	# One made in code has no path: messages say what it is, never a temporary file's name.
+	var made: SorteioDeck = SorteioDeck.new()
+	made.json_text = packed.json_text
+	check(
+		(
+			not await sorteio.start_match(1, made)
+			and _last_code() == "deck_error"
+			and _last().begins_with("deck_error: um SorteioDeck feito no código: ")
+			and not _last().contains("sorteio_deck_")
+			and not _last().contains("resource.json")
+		),
+		"a SorteioDeck made in code is named as one in its deck_error",
+		_last()
+	)
+	made.deck_name = "Meu baralho"
+	check(
+		(
+			not await sorteio.start_match(1, made)
+			and _last().begins_with("deck_error: o SorteioDeck 'Meu baralho' feito no código: ")
+		),
+		"with its deck_name when it has one",
 		_last()
 	)
 

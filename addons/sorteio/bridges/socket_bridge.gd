@@ -178,6 +178,11 @@ func poll() -> bool:
 	return _status == "ready"
 
 
+## One frame: 1 MiB (see [method SorteioBridge.max_request_bytes]).
+func max_request_bytes() -> int:
+	return MAX_FRAME
+
+
 ## Sends one request and returns its reply (see [method SorteioBridge.request]). Await it.
 func request(method: String, params: Dictionary) -> Dictionary:
 	if _status != "ready" and _status != "authenticating":

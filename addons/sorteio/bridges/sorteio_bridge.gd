@@ -75,6 +75,12 @@ func request(_method: String, _params: Dictionary) -> Dictionary:
 	}
 
 
+## The largest request this bridge carries, in bytes of JSON (-1: no limit, as in-process): a
+## deck's text bigger than that goes as a file instead (docs/protocol.md, [code]deck_text[/code]).
+func max_request_bytes() -> int:
+	return -1
+
+
 ## Ends the bridge: the server or the Python side stops, its files are removed.
 func close() -> void:
 	pass

@@ -39,9 +39,14 @@ static func language() -> String:
 
 
 ## [param locale] (a POSIX locale or a language tag: [code]pt_BR.UTF-8[/code], [code]en-GB[/code])
-## as one of the two languages; any language other than English reads as pt_BR, the default.
+## as one of the two languages: English for English and for the C / POSIX locale, which names no
+## language (Godot falls back to English there, and [method OS.get_locale] is "en" when LANG is
+## unset, so both ways of choosing nothing read alike); any other language reads as pt_BR.
 static func from_locale(locale: String) -> String:
-	return "en" if locale.strip_edges().to_lower().begins_with("en") else "pt_BR"
+	var tag: String = locale.strip_edges().to_lower()
+	if tag.begins_with("en") or tag.get_slice(".", 0).get_slice("@", 0) in ["c", "posix"]:
+		return "en"
+	return "pt_BR"
 
 
 ## The language as the protocol's [code]"lang"[/code] field names it: "pt-BR" or "en".

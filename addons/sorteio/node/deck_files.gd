@@ -1,14 +1,22 @@
 extends RefCounted
 ## Where Python reads a [SorteioNode]'s deck from: a res:// path, a built-in deck name, a
-## [SorteioDeck] resource or a save's deck, turned into a path Python can open (a user:// copy
-## when the deck lives inside an exported pack, removed once Python read it).
+## [SorteioDeck] resource or a save's deck, turned into the request's deck params: a path Python
+## can open, or the deck's text itself when the deck lives inside an exported pack or a resource
+## (issue 14: nothing left on the player's disk, even by a game killed mid-request). Only a text
+## too big for the bridge's request (the socket's 1 MiB frame) goes as a user:// copy, removed
+## once Python read it.
 
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 ## A deck copy is user://COPY_PREFIX<game pid>_<file name>.
 const COPY_PREFIX: String = "sorteio_deck_"
+## Bytes of a request left for all but the deck's text (a save's state is a few KiB).
+const ROOM_FOR_THE_REST: int = 65536
 
 ## Called with (message, code) when a deck cannot be handed to Python: the node's report.
 var report: Callable
+## Bytes a deck's text may take in one request (-1: no limit, the in-process bridge); the node
+## sets it with [method fit] for each bridge it uses.
+var text_room: int = -1
 var _temporary_files: PackedStringArray = []
 # Each path handed to Python -> the deck as the game gave it, for Python's messages.
 var _given_names: Dictionary = {}
@@ -18,9 +26,16 @@ func _init(reporter: Callable) -> void:
 	report = reporter
 
 
-## [the deck as the game names it, what Python gets] for [param deck] (a path String or a
-## [SorteioDeck]; "" falls back to [param resource], then [param path], then the project
-## setting [code]sorteio/deck[/code]), or [] after reporting the problem.
+## Sizes the decks sent as text to what [param bridge] carries in one request.
+func fit(bridge: SorteioBridge) -> void:
+	var most: int = bridge.max_request_bytes()
+	text_room = most - ROOM_FOR_THE_REST if most >= 0 else -1
+
+
+## [the deck as the game names it, the request's deck params] for [param deck] (a path String
+## or a [SorteioDeck]; "" falls back to [param resource], then [param path], then the project
+## setting [code]sorteio/deck[/code]), or [] after reporting the problem. The params are
+## [method for_python]'s.
 func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 	var chosen: SorteioDeck = null
 	if deck is SorteioDeck:
@@ -37,16 +52,16 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 		)
 		return []
 	if chosen != null:
-		return [chosen.resource_path, _named(_resource_for_python(chosen), chosen.resource_path)]
+		return [chosen.resource_path, _resource_for_python(chosen)]
 	if deck == "":
 		deck = (
 			path if path != "" else str(ProjectSettings.get_setting(SorteioNode.SETTING_DECK, ""))
 		)
 	var given: String = resolved(deck)
-	var readable: Variant = for_python(given)
-	if readable == null and given != "":
+	var params: Variant = for_python(given)
+	if params == null:
 		return []
-	return [given, readable]
+	return [given, params]
 
 
 ## [param path] as Godot resolves it: a relative file path ("decks/meu.json") is read from
@@ -61,23 +76,25 @@ static func resolved(path: String) -> String:
 	return "res://" + path.trim_prefix("./")
 
 
-## An absolute path Python can read for [param path]; null for the default deck (""), and null
-## after reporting a res:// deck that is not there.
+## The deck params of [code]new_match[/code] / [code]load[/code] for [param path]:
+## [code]{"deck": absolute path, built-in name or null (the default deck, for "")}[/code], or
+## [code]{"deck": path, "deck_text": its JSON}[/code] for a deck Python cannot open (inside the
+## pack); null after reporting a res:// deck that is not there.
 func for_python(path: String) -> Variant:
 	if path == "":
-		return null
+		return {"deck": null}
 	if not (path.begins_with("res://") or path.begins_with("user://")):
-		return path  # absolute path or a built-in deck name ("padrao", "curto")
+		return {"deck": path}  # absolute path or a built-in deck name ("padrao", "curto")
 	if path.begins_with("user://") or _on_disk(path):  # _on_disk: res:// is a folder (the editor)
-		return _named(ProjectSettings.globalize_path(path), path)
+		return {"deck": _named(ProjectSettings.globalize_path(path), path)}
 	if FileAccess.file_exists(path):
-		# Exported: res:// lives inside the pack, which Python cannot open; hand it a copy.
-		return _named(_copy(FileAccess.get_file_as_string(path), path.get_file()), path)
+		# Exported: res:// lives inside the pack, which Python cannot open; hand it the text.
+		return _carried(FileAccess.get_file_as_string(path), path)
 	if ResourceLoader.exists(path):
 		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
 		var imported: SorteioDeck = load(path) as SorteioDeck
 		if imported != null:
-			return _named(_copy(imported.json_text, path.get_file()), path)
+			return _carried(imported.json_text, path)
 	report.call(
 		(
 			(SorteioI18n.t(
@@ -96,7 +113,8 @@ func for_python(path: String) -> Variant:
 
 ## [param message] (Python's) naming each deck file handed to Python as the game gave it
 ## ("res://decks/meu.json"): a user:// copy is gone by then, and an OS path is not what the
-## programmer wrote. Python spells a path its OS's way ("\\" on Windows).
+## programmer wrote. Python spells a path its OS's way ("\\" on Windows). A deck sent as its
+## text is named as given already.
 func named_as_given(message: String) -> String:
 	for path: String in _given_names:
 		var given: String = _given_names[path]
@@ -104,7 +122,8 @@ func named_as_given(message: String) -> String:
 	return message
 
 
-## Removes the user:// copies made for Python (it has read them once a request returned).
+## Removes the user:// copies made for Python (it has read them once a request returned): the
+## node calls it as soon as the request that reads one is answered.
 func remove_temporary_files() -> void:
 	for path: String in _temporary_files:
 		if FileAccess.file_exists(path):
@@ -132,17 +151,38 @@ static func _on_disk(path: String) -> bool:
 	return absolute.is_absolute_path() and FileAccess.file_exists(absolute)
 
 
-func _resource_for_python(resource: SorteioDeck) -> String:
+func _resource_for_python(resource: SorteioDeck) -> Dictionary:
 	# Its source file while it is on disk (the editor, a run from the project folder), else the
-	# text the resource carries, copied where Python can read it.
+	# text the resource carries. Messages name the resource as the game has it: its path, its
+	# source file's, or for one made in code (no path) what it is, never a temporary file.
 	var path: String = (
 		resource.source_path if resource.source_path != "" else resource.resource_path
 	)
 	if path.begins_with("res://") and path.get_extension() == "json":
 		if _on_disk(path):
-			return ProjectSettings.globalize_path(path)  # on disk, not inside a pack
-	var file_name: String = path.get_file() if path != "" else "resource.json"
-	return _copy(resource.json_text, file_name)
+			# On disk, not inside a pack.
+			var given: String = resource.resource_path if resource.resource_path != "" else path
+			return {"deck": _named(ProjectSettings.globalize_path(path), given)}
+	var name: String = resource.resource_path if resource.resource_path != "" else path
+	if name == "":
+		name = made_in_code_name(resource)
+	return _carried(resource.json_text, name)
+
+
+## How messages name a [SorteioDeck] made in code (no resource_path, no source file).
+static func made_in_code_name(resource: SorteioDeck) -> String:
+	if resource.deck_name != "":
+		return SorteioI18n.t("o SorteioDeck '%s' feito no código") % resource.deck_name
+	return SorteioI18n.t("um SorteioDeck feito no código")
+
+
+func _carried(text: String, name: String) -> Dictionary:
+	# The deck params for a deck Python cannot open, named [param name] as the game gave it: its
+	# text, which leaves nothing on disk; a copy only when the text would not fit the request.
+	if text_room < 0 or JSON.stringify(text).to_utf8_buffer().size() <= text_room:
+		return {"deck": name, "deck_text": text}
+	var file_name: String = name.get_file() if name.get_extension() == "json" else "deck.json"
+	return {"deck": _named(_copy(text, file_name), name)}
 
 
 func _named(python_path: String, given: String) -> String:
@@ -153,9 +193,10 @@ func _named(python_path: String, given: String) -> String:
 
 
 func _copy(text: String, file_name: String) -> String:
-	# Absolute path of a user:// copy holding [param text], removed once Python read it; if the
-	# game is killed before that, its socket server removes it (--game-files: the node starts
-	# the bridge first), and the next start removes those left anyway (issue 14).
+	# Absolute path of a user:// copy holding [param text] (a deck too big to travel as text),
+	# removed once Python read it; if the game is killed before that, its socket server removes
+	# it (--game-files: the node starts the bridge first), and the next start removes those left
+	# anyway (a joined server removes none: issue 14).
 	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), COPY_PREFIX)
 	var copy: String = "user://%s%d_%s" % [COPY_PREFIX, OS.get_process_id(), file_name]
 	var target: FileAccess = FileAccess.open(copy, FileAccess.WRITE)

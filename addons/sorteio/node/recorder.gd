@@ -12,6 +12,7 @@ func record(path: String, method: String, params: Dictionary, reply: Dictionary)
 	# Paths (the deck, a save's deck) stay out: a recording replays on any machine.
 	var kept: Dictionary = params.duplicate()
 	kept.erase("deck")
+	kept.erase("deck_text")  # a deck from the pack, sent as its text
 	kept.erase("state")
 	_exchanges.append({"method": method, "params": kept, "reply": reply})
 	if path.begins_with("res://") or path.begins_with("user://"):

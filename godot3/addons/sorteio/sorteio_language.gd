@@ -5,8 +5,8 @@ extends Reference
 # request's "lang" (docs/protocol.md, "Language").
 # The project setting `sorteio/language`: "auto" (default), "pt_BR" or "en"; auto reads
 # $SORTEIO_LANG (the variable the Python side reads), else the game's (or the editor's
-# process's) locale, OS.get_locale(); any language other than English reads as pt_BR, the
-# studio's. The Godot 4 addon's SorteioI18n (addons/sorteio/i18n/sorteio_i18n.gd) decides the
+# process's) locale, OS.get_locale(); English and the C / POSIX locale read as English, any other
+# language as pt_BR, the studio's. The Godot 4 addon's SorteioI18n (addons/sorteio/i18n/sorteio_i18n.gd) decides the
 # same way and its catalogs use the same msgids where a script has a Godot 4 twin
 # (godot3/addons/sorteio/i18n/README.md lists the twins).
 #
@@ -31,7 +31,17 @@ static func language() -> String:
 	var locale := OS.get_environment("SORTEIO_LANG")
 	if locale == "":
 		locale = OS.get_locale()
-	return "en" if locale.strip_edges().to_lower().begins_with("en") else "pt_BR"
+	return from_locale(locale)
+
+
+# `locale` (a POSIX locale or a language tag: pt_BR.UTF-8, en-GB) as one of the two languages.
+# C / POSIX names no language: English, as Godot falls back to there (and OS.get_locale() is
+# "en" when LANG is unset, so both ways of choosing nothing read alike).
+static func from_locale(locale: String) -> String:
+	var tag := locale.strip_edges().to_lower()
+	if tag.begins_with("en") or tag.split(".")[0].split("@")[0] in ["c", "posix"]:
+		return "en"
+	return "pt_BR"
 
 
 # The language as the protocol's "lang" field names it: "pt-BR" or "en".

@@ -129,8 +129,11 @@ const SCRIPTED_BRIDGE := "res://addons/sorteio/bridges/scripted_bridge.gd"
 # Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
 # still runs.
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
-# user://DECK_COPY_PREFIX<pid>_<file>: a deck from the pack, copied where Python can read it.
+# user://DECK_COPY_PREFIX<pid>_<file>: a deck from the pack too big to travel as its text in one
+# request (the socket's 1 MiB frame), copied where Python can read it.
 const DECK_COPY_PREFIX := "sorteio_deck_"
+# Bytes of a request left for all but a deck's text (a save's state is a few KiB).
+const ROOM_FOR_THE_REST := 65536
 const SETTING_PYTHON := "sorteio/python"
 const SETTING_BRIDGE_FILE := "sorteio/bridge_file"
 
@@ -350,16 +353,18 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	if not _bridge_up():
 		return false
 	var params := {}
+	var named := given  # the deck as messages name it
 	if deck == "" and deck_resource != null:
 		given = deck_resource.resource_path
-		params["deck"] = _deck_resource_for_python(deck_resource)
+		named = _resource_name(deck_resource)
+		params = _deck_resource_for_python(deck_resource)
 	else:
-		params["deck"] = _deck_for_python(given)
+		params = _deck_for_python(given)
 	if chosen >= 0:
 		params["seed"] = chosen
 	var dropped := is_match_in_play()
 	var was := "year %d, phase '%s'" % [year, phase]
-	_deck_names = [params["deck"], given]
+	_deck_names = [params["deck"], named]
 	var result = _call("new_match", params)
 	if result == null:
 		return false
@@ -532,12 +537,16 @@ func load_state(state) -> bool:
 	if typeof(given) == TYPE_STRING:
 		given = _resolved_deck(given)
 	var sent: Dictionary = state.duplicate()
+	var params := {"state": sent}
 	if typeof(given) == TYPE_STRING:
 		if not _bridge_up():  # before any deck copy, as in start_match
 			return false
-		sent["deck"] = _deck_for_python(given)
+		var deck_params := _deck_for_python(given)
+		sent["deck"] = deck_params["deck"]
+		if deck_params.has("deck_text"):
+			params["deck_text"] = deck_params["deck_text"]
 		_deck_names = [sent["deck"], given]
-	var result = _call("load", {"state": sent})
+	var result = _call("load", params)
 	if result == null:
 		return false
 	_clear_match()
@@ -746,6 +755,7 @@ func _record(method: String, params: Dictionary, reply: Dictionary) -> void:
 	# Paths (the deck, a save's deck) stay out: a recording replays on any machine.
 	var kept: Dictionary = params.duplicate()
 	kept.erase("deck")
+	kept.erase("deck_text")  # a deck from the pack, sent as its text
 	kept.erase("state")
 	_recorded.append({"method": method, "params": kept, "reply": reply})
 	var path := record_path
@@ -861,26 +871,28 @@ static func _resolved_deck(path: String) -> String:
 	return "res://" + path.trim_prefix("./")
 
 
-func _deck_for_python(path: String):
-	# An absolute path Python can read (null: the package's default deck).
+func _deck_for_python(path: String) -> Dictionary:
+	# The deck params of new_match / load: {"deck": an absolute path Python can read, a built-in
+	# name, or null for the package's default deck}, or {"deck": path, "deck_text": its JSON}
+	# for a deck inside the pack, which Python cannot open (docs/protocol.md, deck_text).
 	if path == "":
-		return null
+		return {"deck": null}
 	if not (path.begins_with("res://") or path.begins_with("user://")):
-		return path  # absolute path or a built-in deck name ("padrao", "curto")
+		return {"deck": path}  # absolute path or a built-in deck name ("padrao", "curto")
 	if path.begins_with("user://") or not OS.has_feature("standalone"):
-		return ProjectSettings.globalize_path(path)
-	# Exported game: res:// lives inside the .pck, which Python cannot open; hand it a copy.
+		return {"deck": ProjectSettings.globalize_path(path)}
+	# Exported game: res:// lives inside the .pck, which Python cannot open; hand it the text.
 	var source := File.new()
 	if source.open(path, File.READ) != OK:
 		# Not exported as a plain file: the imported SorteioDeck carries the text in the pack.
 		if ResourceLoader.exists(path):
 			var imported = load(path)
 			if imported is DeckResource:
-				return _deck_copy(imported.json_text, path.get_file())
-		return ProjectSettings.globalize_path(path)
+				return _carried(imported.json_text, path)
+		return {"deck": ProjectSettings.globalize_path(path)}
 	var text := source.get_as_text()
 	source.close()
-	return _deck_copy(text, path.get_file())
+	return _carried(text, path)
 
 
 static func _named_as_given(message: String, python_path, given: String) -> String:
@@ -892,22 +904,44 @@ static func _named_as_given(message: String, python_path, given: String) -> Stri
 	return message.replace(python_path, given).replace(python_path.replace("/", "\\"), given)
 
 
-func _deck_resource_for_python(resource: Resource):
-	# The deck JSON of a SorteioDeck: its source file while it is on disk (the editor, a run from
-	# the project folder), else the text the resource carries, copied where Python can read it.
+func _deck_resource_for_python(resource: Resource) -> Dictionary:
+	# The deck params of a SorteioDeck: its source file while it is on disk (the editor, a run
+	# from the project folder), else the text the resource carries, named as the game has it:
+	# its path, or for one made in code (no path) what it is, never a temporary file.
 	var path := resource.resource_path
 	if path.begins_with("res://") and path.get_extension() == "json":
 		if not OS.has_feature("standalone") and File.new().file_exists(path):
-			return ProjectSettings.globalize_path(path)
-	var text := str(resource.get("json_text"))
-	var name := path.get_file() if path != "" else "resource.json"
-	return _deck_copy(text, name)
+			return {"deck": ProjectSettings.globalize_path(path)}
+	return _carried(str(resource.get("json_text")), _resource_name(resource))
+
+
+static func _resource_name(resource: Resource) -> String:
+	# How messages name a SorteioDeck: its path, or what it is when it was made in code.
+	if resource.resource_path != "":
+		return resource.resource_path
+	if str(resource.get("deck_name")) != "":
+		return "the SorteioDeck '%s' made in code" % resource.get("deck_name")
+	return "a SorteioDeck made in code"
+
+
+func _carried(text: String, name: String) -> Dictionary:
+	# The deck params for a deck Python cannot open, named `name` as the game gave it: its text,
+	# which leaves nothing on the player's disk even if the game is killed mid-request (issue
+	# 14); a copy only when the text would not fit the bridge's request (the socket's frame).
+	var most := -1
+	if _bridge != null and _bridge.has_method("max_request_bytes"):
+		most = _bridge.max_request_bytes()
+	if most < 0 or JSON.print(text).to_utf8().size() <= most - ROOM_FOR_THE_REST:
+		return {"deck": name, "deck_text": text}
+	var file_name := name.get_file() if name.get_extension() == "json" else "deck.json"
+	return {"deck": _deck_copy(text, file_name)}
 
 
 func _deck_copy(text: String, name: String) -> String:
 	# Absolute path of user://sorteio_deck_<pid>_<name> holding `text` (the path itself on
 	# failure), removed once the request that hands it to Python returned; those of games killed
-	# before that are removed first (issue 14, "Nothing left behind").
+	# before that are removed first. A game killed mid-request: its own socket server removes it
+	# (--game-files); a joined server removes none (issue 14, "Nothing left behind").
 	SocketBridge.clear_stale_port_files(OS.get_user_data_dir(), DECK_COPY_PREFIX)
 	var copy := "user://%s%d_%s" % [DECK_COPY_PREFIX, OS.get_process_id(), name]
 	_temporary_files.append(copy)

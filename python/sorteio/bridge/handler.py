@@ -7,7 +7,8 @@ keeps serving. The rules stay in ``sorteio.engine``; this module only translates
 Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
 
 - ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``)
-- ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null]
+- ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null, ``deck_text``:
+  the deck's JSON text or null (``deck`` then only names it)]
   -> ``{"seed", "deck": <summary>, "snapshot"}``
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
 - ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
@@ -17,9 +18,10 @@ Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.sn
 - ``save`` -> ``{"state": <JSON-safe dict for load>}``
 - ``end_match`` -> ``{"ended": bool}`` (no snapshot): drops the match in play, if any (the node's
   ``abandon_match()``); then the match methods answer ``no_match`` again
-- ``load`` [``state``: a dict from save] -> same as ``state``, plus ``deck_update``: what
-  adapting a save of another version of the deck changed, one sentence each (``[]`` when the
-  save was made with this deck; README "Determinism and saved matches")
+- ``load`` [``state``: a dict from save, ``deck_text`` as in ``new_match``] -> same as
+  ``state``, plus ``deck_update``: what adapting a save of another version of the deck changed,
+  one sentence each (``[]`` when the save was made with this deck; README "Determinism and saved
+  matches")
 - ``state`` -> ``{"seed", "deck": <summary>, "pending": Draw or null, "ending", "snapshot"}``
 
 Language (issue 15): any request may carry ``"lang": "pt-BR"|"en"`` (also ``pt``, ``pt_BR``,
@@ -114,6 +116,17 @@ def _id_problem(value: Any) -> Optional[str]:
         return None
     # Echoed back as is, so it must be plain: a nested id could not even be re-encoded.
     return _("'id' must be a number, a string or null")
+
+
+def _deck_text(params: Dict[str, Any]) -> Optional[str]:
+    """The ``deck_text`` param of ``new_match`` / ``load``: the deck's JSON text, which a game
+    sends for a deck inside its pack instead of writing a copy Python could read (issue 14: a
+    game killed mid-request leaves no copy). The deck's name (``deck``) then only names it."""
+    text = params.get("deck_text")
+    if text is not None and not isinstance(text, str):
+        raise RequestError(protocol.BAD_REQUEST, _("'deck_text' must be the deck's JSON text "
+                                                   "or null"))
+    return text
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -285,14 +298,21 @@ class RequestHandler:
         job = self.job_from_text(text)
         return reply_text(job.finish(job.run()))
 
-    def job_from_text(self, text: str) -> Job:
+    def job_from_text(self, text: str, deck_text: Optional[str] = None) -> Job:
         """``job`` for a request given as JSON text (text that is not a JSON request gives a job
-        whose ``finish`` returns the error reply). Never raises."""
+        whose ``finish`` returns the error reply). ``deck_text``, when given, becomes the
+        request's ``params.deck_text``: the Godot 4 in-process entry hands a deck's text beside
+        the request, as Godot escaping megabytes into the JSON (and Python reading them back)
+        took the game's frame ~0.5 s for 30,000 cards. Never raises."""
         try:
             with i18n.use(self.lang or i18n.current()):
                 request = protocol.decode_text(text)
         except protocol.FrameError as exc:
             return Job(self, None, reply=protocol.error_reply(None, exc.code, str(exc)))
+        if deck_text is not None and isinstance(request, dict):
+            params = request.get("params")
+            request["params"] = dict(params if isinstance(params, dict) else {},
+                                     deck_text=str(deck_text))
         return self.job(request)
 
     def handle(self, request: Any) -> Dict[str, Any]:
@@ -354,7 +374,14 @@ class RequestHandler:
             raise RequestError(protocol.BAD_REQUEST, _("a request must be a JSON object"))
         if not self.authorized(request):
             raise RequestError(protocol.UNAUTHORIZED, _("missing or wrong token"))
-        surrogate = protocol.lone_surrogate({k: v for k, v in request.items() if k != "token"})
+        checked = {k: v for k, v in request.items() if k != "token"}
+        params = checked.get("params")
+        if isinstance(params, dict) and isinstance(params.get("deck_text"), str):
+            # A deck's text is the deck loader's to check, as a file's (a lone surrogate in it is
+            # a deck problem naming its card and field); scanning megabytes here as well would
+            # cost the in-process bridge's caller ~0.2 s for a 30,000-card deck.
+            checked["params"] = {k: v for k, v in params.items() if k != "deck_text"}
+        surrogate = protocol.lone_surrogate(checked)
         if surrogate is not None:
             where, escape = surrogate
             raise RequestError(
@@ -428,7 +455,10 @@ class RequestHandler:
 
     def _engine(self) -> Any:
         if self.engine is None:
-            raise RequestError(protocol.NO_MATCH, _("no match: call new_match or load first"))
+            # The nodes' names first: a game programmer calls those, not the requests (issue 14).
+            raise RequestError(protocol.NO_MATCH, _(
+                "no match: call start_match() or load_state() first (the requests new_match or "
+                "load)"))
         return self.engine
 
     def _ending(self) -> Optional[Dict[str, Any]]:
@@ -488,7 +518,8 @@ class RequestHandler:
                 _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
                                                                         seed=seed),
             )
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
+                         text=_deck_text(params))
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -547,7 +578,8 @@ class RequestHandler:
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST,
                                _("saved 'deck' must be a path, a name or null"))
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
+                         text=_deck_text(params))
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)

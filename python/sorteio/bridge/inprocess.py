@@ -63,12 +63,13 @@ class InProcessBridge:
         """Answer one request whole, in the calling thread (the Godot 3 entry). Never raises."""
         return self.handler.handle_json("" if text is None else str(text))
 
-    def submit(self, key: int, text: Optional[str]) -> str:
+    def submit(self, key: int, text: Optional[str], deck_text: Optional[str] = None) -> str:
         """Queue the request ``text`` under the caller's ``key`` (an int not already waiting).
         Returns its reply text when it is answered at once, "" when it is still pending (then
-        call ``take(key)``). Never raises."""
+        call ``take(key)``). ``deck_text``: the request's params' ``deck_text``, handed beside
+        its JSON (see ``RequestHandler.job_from_text``). Never raises."""
         try:
-            job = self.handler.job_from_text("" if text is None else str(text))
+            job = self.handler.job_from_text("" if text is None else str(text), deck_text)
             self._waiting.append((key, job))
             self._pump()
             return self._replies.pop(key, "")

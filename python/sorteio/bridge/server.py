@@ -9,7 +9,8 @@ Robustness: a malformed frame or request gets an error reply and the connection 
 token gets an error reply and the connection is closed; an oversized frame closes the connection
 (its body cannot be skipped safely); a client that disconnects mid-frame is dropped. The server
 serves on in every case. With ``--parent-pid`` it exits when that process is gone (checked every
-``PARENT_POLL`` s; a zombie counts as gone), so a game that crashed does not leave it running.
+``PARENT_POLL`` s; a zombie counts as gone; on Windows by opening the process, never with signal
+0, which is Ctrl-C there), so a game that crashed does not leave it running.
 SIGTERM and SIGINT stop it cleanly (the port file, which holds the token, is removed on the way
 out).
 
@@ -139,7 +140,10 @@ def check_game_files(game_files: Sequence[str], parent_pid: Optional[int]) -> No
 
 def _process_alive(pid: int) -> bool:
     """False once ``pid`` is gone; a zombie (dead, not yet reaped by its parent: Linux's
-    /proc/PID/stat says Z or X) is gone too. Elsewhere: whether signal 0 reaches it."""
+    /proc/PID/stat says Z or X) is gone too. Other POSIX systems: whether signal 0 reaches it.
+    Windows: ``_windows_process_alive``."""
+    if sys.platform == "win32":
+        return _windows_process_alive(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -156,6 +160,46 @@ def _process_alive(pid: int) -> bool:
     except OSError:
         return True
     return state not in (["Z"], ["X"])
+
+
+# Windows API values (winnt.h, winerror.h, winbase.h) for _windows_process_alive.
+_SYNCHRONIZE = 0x00100000
+_PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
+_ERROR_ACCESS_DENIED = 5
+_WAIT_OBJECT_0 = 0
+# PID -> a handle to that running process, kept open: Windows does not give a PID to a new
+# process while a handle to the old one is open, so later checks see this very process.
+_windows_handles: Dict[int, int] = {}
+
+
+def _windows_process_alive(pid: int) -> bool:
+    """Whether process ``pid`` is still running, on Windows. ``os.kill(pid, 0)`` cannot probe
+    there: signal 0 is CTRL_C_EVENT, sent to the game's console group (it would interrupt the
+    game), and any other number ends the process. So the process is opened once (the handle is
+    kept, see ``_windows_handles``) and waited on for 0 ms: signaled means it exited; a wait that
+    fails says alive, as an unreadable /proc does on Linux. A PID that cannot be opened for lack
+    of rights belongs to a running process (another user's); any other refusal (no such PID)
+    means gone."""
+    import ctypes
+
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    kernel32.OpenProcess.restype = ctypes.c_void_p
+    kernel32.OpenProcess.argtypes = (ctypes.c_uint32, ctypes.c_int, ctypes.c_uint32)
+    kernel32.WaitForSingleObject.restype = ctypes.c_uint32
+    kernel32.WaitForSingleObject.argtypes = (ctypes.c_void_p, ctypes.c_uint32)
+    kernel32.CloseHandle.argtypes = (ctypes.c_void_p,)
+    handle = _windows_handles.get(pid)
+    if handle is None:
+        access = _SYNCHRONIZE | _PROCESS_QUERY_LIMITED_INFORMATION
+        handle = kernel32.OpenProcess(access, 0, pid)
+        if not handle:
+            return ctypes.get_last_error() == _ERROR_ACCESS_DENIED  # type: ignore[attr-defined]
+    if kernel32.WaitForSingleObject(handle, 0) != _WAIT_OBJECT_0:
+        _windows_handles[pid] = handle
+        return True
+    _windows_handles.pop(pid, None)
+    kernel32.CloseHandle(handle)
+    return False
 
 
 def pending_limit() -> int:
@@ -436,14 +480,18 @@ async def serve_async(
     finally:
         for task in watchers:
             task.cancel()
-        for signum in caught:
-            loop.remove_signal_handler(signum)
         if written is not None:
             remove_port_file(port_file, written)
         # Stopped because the game is gone (the watch, or a frozen server's parent-death SIGTERM):
         # nothing of the game will remove its files now. A game that stopped us keeps them.
         if game_files and _game_gone(parent_pid, own_parent):
             remove_game_files(game_files)
+        # Only now: the parent-death signal comes once per thread of the dying game that we are
+        # handed to on the way (Linux re-parents a child to a live thread of the same process
+        # first), so a second SIGTERM often follows the first by ~0.1 s; with the default
+        # action back it would kill us before the game's files are removed (issue 14's race).
+        for signum in caught:
+            loop.remove_signal_handler(signum)
         bridge.say("stopped")
 
 

@@ -158,6 +158,11 @@ func wait_ready() -> bool:
 	return _status == "ready"
 
 
+func max_request_bytes() -> int:
+	# The largest request, in bytes of JSON: one frame (a deck's text over it goes as a file).
+	return MAX_FRAME
+
+
 func request(method: String, params: Dictionary) -> Dictionary:
 	# Send one request and wait for its reply (bounded by request_timeout_ms).
 	if not wait_ready():
