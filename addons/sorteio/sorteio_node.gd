@@ -209,8 +209,7 @@ var _autostart_pending: bool = true
 var _fallback_note: String = ""
 var _announced: bool = false
 var _failure_handled: bool = false
-# A start-up failure waiting for its deferred report; a call that reports it first clears it,
-# so one failure is said once (QA: bridge_down came twice for one start_match).
+# A start-up failure awaiting its deferred report (a call saying it first clears it: said once).
 var _start_failure_unsaid: bool = false
 var _ending_announced: bool = false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
@@ -582,8 +581,7 @@ func _load_state(state: Variant) -> bool:
 	if reply["pending"] != null:
 		current_draw = reply["pending"]
 		current_card = SorteioCard.from_draw(current_draw, _mode_names)
-	# Python adapts a save of an earlier deck version and says what it changed (issue 14); a
-	# reply without the field (an older recording, a scripted bridge) changed nothing.
+	# A save of an earlier deck version, adapted by Python (issue 14); no field: nothing changed.
 	deck_update = PackedStringArray(reply.get("deck_update", []))
 	if not deck_update.is_empty():
 		if print_warnings:
@@ -654,9 +652,8 @@ func _bridge_up() -> bool:
 		_start_failure_unsaid = false  # this call says it
 		_report(why, CODE_BRIDGE_DOWN)
 		return false
-	# A failure found while this call waits is reported once: by _poll_bridge() (which tells a
-	# game with no call waiting too) or here, never both. A failure reported before this call
-	# began is said again, for this call.
+	# A failure found while this call waits is said once, by _poll_bridge() or here (QA: twice
+	# for one start_match); one said before this call began is said again, for this call.
 	var said_before: bool = _failure_handled
 	while not _bridge.is_ready():
 		_poll_bridge()
@@ -734,7 +731,6 @@ func _bridge_failed_at_start(message: String) -> void:
 
 
 func _say_start_failure() -> void:
-	# The latest failure (start_bridge() may have run again since), unless a call said it.
 	if _start_failure_unsaid and bridge_error != "":
 		_start_failure_unsaid = false
 		_report(bridge_error, CODE_BRIDGE_DOWN)
