@@ -86,6 +86,9 @@ def game_project(where: Path, name: str, addon: Path = ROOT / "addons" / "sortei
     )
     (project / "tests").unlink()  # the harness's link to the scenarios: not part of this game
     shutil.copytree(addon, project / "addons" / "sorteio")
+    # As the release zip has it (scripts/dist.py): the README's screenshots in the addon's docs/.
+    for picture in (ROOT / "docs").glob("editor_panel_godot4*.png"):
+        shutil.copy(picture, project / "addons" / "sorteio" / "docs" / picture.name)
     (project / "decks").mkdir()
     shutil.copy(BUILTIN_DECK, project / "decks" / "meu.json")
     for name in ("main.gd", "main.tscn", "game_state.gd"):
@@ -168,6 +171,7 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     for name in ("sorteio_loader.py", "sorteio_extension.py", "upstream_fixes.py"):
         assert f"addons/sorteio/python/{name}" in packed, packed
     assert "sorteio.pyextension" not in packed, packed
+    assert_no_editor_only_files(packed)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"exported game folder: {size / 1e6:.1f} MB (Python home {_size(home) / 1e6:.1f} MB)")
 
@@ -186,6 +190,18 @@ def test_socket_export_carries_the_frozen_server_and_no_in_process_side(exported
     packed = _pack_paths(out / "game.pck")
     assert not [n for n in packed if n.startswith("addons/sorteio/python/")], packed
     assert not [n for n in packed if "frozen" in n], packed
+    assert_no_editor_only_files(packed)
+
+
+def assert_no_editor_only_files(packed: set) -> None:
+    """QA: the README's screenshots were ~277 KB of a 658 KB pack. The addon's docs/ and the
+    editor folder's files are never in the pack, except the editor scripts, which Godot's own
+    GDScript exporter takes before any plugin is asked (export_plugin.gd)."""
+    docs = [n for n in packed if n.startswith("addons/sorteio/docs/")]
+    assert not docs, docs
+    editor = [n for n in packed if n.startswith("addons/sorteio/editor/")
+              and not re.search(r"\.gd(c|m|\.remap)?$", n)]
+    assert not editor, editor
 
 
 @pytest.mark.parametrize("variant", ["python", "socket"])

@@ -160,16 +160,17 @@ USER_TEXT = re.compile(r"[A-Za-zÀ-ÿ]{2,}[ ,:;()'!?]+[A-Za-zÀ-ÿ]{2,}|[À-ÿ]|
 NOT_TEXT = re.compile(r"^(?:[^ ]*[/._][^ ]*|-[-\w=]*)$")
 # Names, not sentences: Godot's class and theme type names, the preset an importer offers, the
 # platform a message names, the product's name.
-NAMES = {"Label", "Editor", "Resource", "Default", "Linux", "Sorteio"}
+NAMES = {"Label", "Editor", "Resource", "Default", "Linux", "Windows", "Sorteio"}
 # Literals that are read by programs, not people (file: patterns of the literal), and why.
 NOT_FOR_PEOPLE = {
     # Python source run with `python -c`, and the marker its reply starts with
     "editor/editor_python.gd": [r"^import sys,base64", r"^r=H\(\)", r"^sys\.stdout",
                                 r"^SORTEIO-REPLY $"],
     "bridges/socket_bridge.gd": [r"^import sys,os", r"^f=os\.", r"^sys\.excepthook",
-                                 r"^os\.write", r"^from sorteio\.bridge"],
+                                 r"^os\.write", r"^from sorteio\.bridge",
+                                 r"^import sys;sys\.excepthook", r"^None if issubclass"],
     # a pip command line, shown inside a translated hint as the command to type
-    "bridges/socket_bridge.gd#pip": [r"^python3 -m pip install $"],
+    "bridges/socket_bridge.gd#pip": [r"^-m pip install $"],
     # the file dialogs' patterns (the names after ";" go through the translator)
     "editor/panel.gd": [r"^\*\.[\w.]+ ; (?:JSON|CSV|PNG)$", r"^\*\.sorteio\.json ; $"],
     "editor/start_picker.gd": [r"^\*\.json ; $"],

@@ -424,6 +424,10 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, godot, bridge,
         "the save holds the res:// deck, not this folder's path",
         "a loaded match saves its res:// deck again",
         "a save loaded with another deck is refused",
+        "a save loads into a deck without its card on screen",
+        "deck_updated hands the game what changed, deck_update too",
+        "...the card closed",
+        "a save of this very deck: no deck_updated",
         "stop_bridge() + start_bridge() in one frame: one bridge, its own name",
         "...and it plays",
         "stop, frames later start: it plays",
@@ -432,6 +436,8 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, godot, bridge,
         "...and start_turn() then draw_next_card() go on",
     ):
         assert f"CHECK ok {check}" in log
+    # The deck update, also printed as one warning (print_warnings is on).
+    assert log.count("sorteio: the save was loaded into an updated deck: ") == 1, log
     if bridge == "python":
         return
     for check in (  # the server child: only the socket bridge has one
@@ -447,8 +453,11 @@ def test_gdscript_api_save_load_errors_and_dead_servers(tmp_path, godot, bridge,
         "no PID for a dead server",
         "failure is queryable",
         "the child's own error is in the message",
+        "a missing interpreter is said not found, with a venv to make",
     ):
         assert f"CHECK ok {check}" in log
+    # QA: the server's ImportError traceback reached the console beside the node's message.
+    assert "Traceback" not in log, log[-3000:]
 
 
 def test_gdscript_misuse_gets_an_error_never_a_script_error(tmp_path, bridge, bridge_project):

@@ -52,6 +52,13 @@ signal turn_ended(year: int, cards: int, short: bool, meters: Dictionary)
 signal match_ended(reason: String, ending: Dictionary)
 ## A saved match was loaded: its snapshot and the card awaiting a choice (null when none).
 signal state_loaded(snapshot: Dictionary, pending: SorteioCard)
+## A save of an earlier version of the deck was loaded into this one (a game patch edited the
+## deck): one sentence per change made to fit it, in the run's language (a removed card kept as
+## shown, a reserved card's slot given to the draw, the card on screen closed unanswered...),
+## for the game to log or tell the player. Emitted right before [signal state_loaded], only when
+## something changed; [member deck_update] holds the same list. Also printed as one warning
+## when [member print_warnings] is on.
+signal deck_updated(changes: PackedStringArray)
 ## The match in play is gone: the bridge died or was restarted (a new Python side holds no
 ## match). [member phase] is [constant PHASE_LOST]. When the bridge died, [method start_bridge]
 ## again first; then [method load_state] a save or [method start_match] a new one.
@@ -181,6 +188,9 @@ var current_card: SorteioCard = null
 var current_draw: Dictionary = {}
 ## How the match ended ({} while it goes on).
 var ending: Dictionary = {}
+## What the last [method load_state] changed to fit a save into an updated deck (see
+## [signal deck_updated]); empty when the save was made with this very deck.
+var deck_update: PackedStringArray = []
 ## The bridge in use ("" before one starts).
 var bridge_kind: String = ""
 ## Why the bridge failed ("" while it has not).
@@ -199,6 +209,8 @@ var _autostart_pending: bool = true
 var _fallback_note: String = ""
 var _announced: bool = false
 var _failure_handled: bool = false
+# A start-up failure awaiting its deferred report (a call saying it first clears it: said once).
+var _start_failure_unsaid: bool = false
 var _ending_announced: bool = false
 # The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
 # so a save file never holds this machine's absolute path.
@@ -430,30 +442,12 @@ func is_match_in_play() -> bool:
 
 func _start_match(new_seed: int, deck: Variant) -> bool:
 	if is_match_in_play():
-		_report(
-			(
-				(SorteioI18n.t(
-					(
-						"uma partida está em andamento (ano %d, fase '%s'): "
-						+ "chame abandon_match() antes de start_match(), ou "
-						+ "load_state() para substituí-la"
-					)
-				))
-				% [year, phase]
-			),
-			CODE_MATCH_IN_PROGRESS
-		)
+		_report(_MESSAGES.match_in_progress(year, phase), CODE_MATCH_IN_PROGRESS)
 		return false
 	var chosen: int = new_seed if new_seed != -1 else match_seed
 	if chosen < -1:
 		# Only -1 means "pick one"; another negative seed is a mistake, not a random match.
-		_report(
-			(
-				SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, " + "não %d")
-				% chosen
-			),
-			CODE_BAD_REQUEST
-		)
+		_report(_MESSAGES.bad_seed(chosen), CODE_BAD_REQUEST)
 		return false
 	# The bridge before any deck copy: a socket server then watches the game, and removes the
 	# copy if the game is killed before it can (--game-files).
@@ -587,6 +581,12 @@ func _load_state(state: Variant) -> bool:
 	if reply["pending"] != null:
 		current_draw = reply["pending"]
 		current_card = SorteioCard.from_draw(current_draw, _mode_names)
+	# A save of an earlier deck version, adapted by Python (issue 14); no field: nothing changed.
+	deck_update = PackedStringArray(reply.get("deck_update", []))
+	if not deck_update.is_empty():
+		if print_warnings:
+			push_warning("sorteio: " + _MESSAGES.deck_updated(deck_update))
+		deck_updated.emit(deck_update)
 	state_loaded.emit(reply["snapshot"], current_card)
 	return true
 
@@ -594,19 +594,7 @@ func _load_state(state: Variant) -> bool:
 func _match_usable() -> bool:
 	# Calls about a match say at once when it was lost (Python would only say "no match").
 	if phase == PHASE_LOST:
-		_report(
-			(
-				SorteioI18n.t(
-					(
-						"a partida se perdeu com a sua ponte (%s): "
-						+ "start_bridge() se ela caiu, depois load_state() de um "
-						+ "save ou start_match()"
-					)
-				)
-				% bridge_error
-			),
-			CODE_MATCH_LOST
-		)
+		_report(_MESSAGES.match_lost(bridge_error), CODE_MATCH_LOST)
 		return false
 	return true
 
@@ -619,6 +607,7 @@ func _clear_match() -> void:
 	current_card = null
 	current_draw = {}
 	ending = {}
+	deck_update = PackedStringArray()
 	_ending_announced = false
 
 
@@ -660,8 +649,12 @@ func _bridge_up() -> bool:
 		)
 		if bridge_error != "":
 			why = SorteioI18n.t("a ponte do sorteio falhou: %s") % bridge_error
+		_start_failure_unsaid = false  # this call says it
 		_report(why, CODE_BRIDGE_DOWN)
 		return false
+	# A failure found while this call waits is said once, by _poll_bridge() or here (QA: twice
+	# for one start_match); one said before this call began is said again, for this call.
+	var said_before: bool = _failure_handled
 	while not _bridge.is_ready():
 		_poll_bridge()
 		if _bridge == null or _bridge.is_ready():
@@ -673,16 +666,15 @@ func _bridge_up() -> bool:
 		if _bridge.has_failed() or frames == null:
 			var message: String = _failure_of(_bridge)
 			if not _bridge.has_failed():
-				message = (SorteioI18n.t(
-					(
-						"o nó não pode esperar a ponte: ele não está em nenhuma "
-						+ "árvore de cena e o laço principal não é uma SceneTree; "
-						+ "adicione-o à árvore antes (await process_frame uma vez)"
-					)
-				))
+				message = _MESSAGES.no_frames()
+			var said_while_waiting: bool = (
+				_failure_handled and not said_before and not _start_failure_unsaid
+			)
 			_failure_handled = true
+			_start_failure_unsaid = false
 			bridge_error = message
-			_report(message, CODE_BRIDGE_DOWN)
+			if not said_while_waiting:
+				_report(message, CODE_BRIDGE_DOWN)
 			return false
 		await frames.process_frame
 	return _bridge != null and _bridge.is_ready()
@@ -734,7 +726,14 @@ func _bridge_failed_at_start(message: String) -> void:
 	bridge_error = message
 	_failure_handled = true
 	# Deferred: this may run before the game connected error_occurred (autostart, _ready).
-	_report.call_deferred(message, CODE_BRIDGE_DOWN)
+	_start_failure_unsaid = true
+	_say_start_failure.call_deferred()
+
+
+func _say_start_failure() -> void:
+	if _start_failure_unsaid and bridge_error != "":
+		_start_failure_unsaid = false
+		_report(bridge_error, CODE_BRIDGE_DOWN)
 
 
 func _lose_match_if_in_play(message: String) -> void:

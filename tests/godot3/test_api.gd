@@ -31,6 +31,7 @@ func _run() -> void:
 	print("BRIDGE %s" % sorteio.bridge_kind)
 	print("SERVER_PID %d" % sorteio.bridge_process_id())
 	_test_save_and_load()
+	_test_deck_update()
 	_test_load_between_turns()
 	_test_refusals()
 	_test_accents()
@@ -95,6 +96,59 @@ func _test_save_and_load() -> void:
 	other["deck"] = "curto"
 	t.check(not sorteio.load_state(other), "a save loaded with another deck is refused", t.errors)
 	t.errors.clear()
+
+
+func _test_deck_update() -> void:
+	# QA (issue 14): a save loaded into a deck a game patch edited. Python adapts it and says
+	# what it changed (deck_update); the node hands the sentences to the game.
+	t.check(sorteio.start_match(4, DECK), "start_match for a deck update")
+	sorteio.start_turn()
+	sorteio.draw_next_card()
+	_play(1)  # two cards shown: the save is of this deck, not another one
+	var pending_id: String = sorteio.current_draw["card_id"]
+	var saved: Dictionary = sorteio.save_state()
+	var file := File.new()
+	file.open(DECK, File.READ)
+	var deck: Dictionary = JSON.parse(file.get_as_text()).result
+	file.close()
+	var kept := []
+	for card in deck["cartas"]:
+		if card["id"] != pending_id:
+			kept.append(card)
+	deck["cartas"] = kept  # the patch removed the card on screen
+	var patched := ProjectSettings.globalize_path("user://deck_patched.json")
+	file.open(patched, File.WRITE)
+	file.store_string(JSON.print(deck))
+	file.close()
+	saved["deck"] = patched
+	var changes := []
+	sorteio.connect("deck_updated", self, "_on_deck_updated", [changes])
+	t.errors.clear()
+	t.check(sorteio.load_state(saved), "a save loads into a deck without its card on screen")
+	t.check(
+		(
+			changes.size() == 1
+			and changes[0] is PoolStringArray
+			and pending_id in changes[0].join(" ")
+			and sorteio.deck_update == changes[0]
+		),
+		"deck_updated hands the game what changed, deck_update too",
+		changes
+	)
+	t.check(t.errors.empty() and sorteio.current_draw.empty(), "...the card closed", t.errors)
+	changes.clear()
+	saved["deck"] = DECK
+	t.check(
+		sorteio.load_state(saved) and changes.empty() and sorteio.deck_update.empty(),
+		"a save of this very deck: no deck_updated",
+		changes
+	)
+	sorteio.disconnect("deck_updated", self, "_on_deck_updated")
+	Directory.new().remove(patched)
+
+
+func _on_deck_updated(changes: PoolStringArray, into: Array) -> void:
+	into.append(changes)
 
 
 func _test_load_between_turns() -> void:
@@ -256,6 +310,16 @@ func _test_never_up():
 			and not "make setup" in t.errors[0][0]
 		),  # a game programmer never ran it
 		"the failure says how to fix it",
+		t.errors
+	)
+	t.check(
+		(
+			t.errors.size() == 1
+			and "the program '/nonexistent/python3' was not found" in t.errors[0][0]
+			and not "exited before" in t.errors[0][0]
+			and ".venv/bin/python" in t.errors[0][0]
+		),  # QA: it said the server "exited before it was ready"; pip needs a venv (PEP 668)
+		"a missing interpreter is said not found, with a venv to make",
 		t.errors
 	)
 	t.check(sorteio.bridge_process_id() == -1, "no PID after a failed start")

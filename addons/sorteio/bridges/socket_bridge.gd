@@ -22,6 +22,14 @@ const LAUNCHER: String = (
 	+ "os.write(os.open(e,f,0o600),('%s: %s'%(t.__name__,v)).encode()));"
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
+## Run before [constant LAUNCHER]: an ImportError (sorteio, or one of its dependencies, not
+## installed in that Python) prints no traceback on the game's console; the launcher still writes
+## it to the error file, and the node's one bridge_down message says it with the fix. Any other
+## error keeps Python's traceback (a bug to report).
+const QUIET_IMPORT_ERRORS: String = (
+	"import sys;sys.excepthook=lambda t,v,b,d=sys.excepthook:"
+	+ "None if issubclass(t,ImportError) else d(t,v,b);"
+)
 ## The frozen server an exported game ships beside itself: run with the launcher's arguments,
 ## without [code]-c LAUNCHER[/code].
 const FROZEN_SERVER: String = "sorteio-serve"
@@ -70,9 +78,17 @@ func start(owner: Node) -> bool:
 	for path: String in [port_file, _error_file()]:
 		if FileAccess.file_exists(path):
 			DirAccess.remove_absolute(path)
+	if not program_found(python):
+		# Else the child forks, fails to exec and the message would say it "exited before it
+		# was ready" (QA: SORTEIO_PYTHON=/nonexistent/python).
+		var missing: String = SorteioI18n.t("o programa '%s' não foi encontrado") % python
+		if not python.contains("/") and not python.contains("\\"):
+			missing = SorteioI18n.t("o programa '%s' não foi encontrado no PATH") % python
+		_fail("%s. %s" % [missing, _fix_hint()])
+		return false
 	var args: PackedStringArray = []
 	if not is_frozen_server():
-		args.append_array(["-c", LAUNCHER])
+		args.append_array(["-c", QUIET_IMPORT_ERRORS + LAUNCHER])
 	(
 		args
 		. append_array(
@@ -95,6 +111,19 @@ func start(owner: Node) -> bool:
 		_fail(SorteioI18n.t("não foi possível iniciar o Python '%s'. %s") % [python, _fix_hint()])
 		return false
 	return true
+
+
+## True when [param program] can be run: an existing file when it is a path, else a file of
+## that name (or name.exe, on Windows) in a folder of the PATH.
+static func program_found(program: String) -> bool:
+	if program.contains("/") or program.contains("\\"):
+		return FileAccess.file_exists(program)
+	var windows: bool = OS.get_name() == "Windows"
+	for folder: String in OS.get_environment("PATH").split(";" if windows else ":", false):
+		for name: String in [program, program + ".exe"] if windows else [program]:
+			if FileAccess.file_exists(folder.path_join(name)):
+				return true
+	return false
 
 
 ## True when [member python] names the frozen server (sorteio-serve[.exe]).
@@ -410,22 +439,37 @@ func _fix_hint() -> String:
 		SorteioI18n.t(
 			(
 				"A ponte por socket precisa de um Python 3.8 ou mais novo com o pacote sorteio "
-				+ "instalado (%s, veja addons/sorteio/README.md, Install); "
-				+ "aponte SORTEIO_PYTHON, a configuração sorteio/python ou o python_executable "
-				+ "do nó para esse interpretador"
+				+ "instalado, num venv (o Python do sistema recusa o pip no Debian e no Ubuntu): "
+				+ "%s (veja addons/sorteio/README.md, Install); depois aponte SORTEIO_PYTHON, a "
+				+ "configuração sorteio/python ou o python_executable do nó para %s"
 			)
 		)
-		% _install_command()
+		% [_install_command(), _venv_python()]
 	)
 
 
 static func _install_command() -> String:
-	# The release zip's installer picks the wheel that fits the user's Python: the compiled
-	# kernel (manylinux, one CPython version) or the pure one (scripts/install_wheel.py).
+	# A venv, as the README says: Debian 12 and Ubuntu's python3 refuse a bare pip install
+	# (PEP 668, "externally-managed-environment"). The release zip's installer picks the wheel
+	# that fits that Python: the compiled kernel (manylinux, one CPython version) or the pure one
+	# (scripts/install_wheel.py).
 	var installer: String = "res://addons/sorteio/wheel/install.py"
+	var install: String = "-m pip install " + _package_to_install()
 	if FileAccess.file_exists(installer):
-		return "python3 " + ProjectSettings.globalize_path(installer)
-	return "python3 -m pip install " + _package_to_install()
+		install = ProjectSettings.globalize_path(installer)
+	var system_python: String = "py" if OS.get_name() == "Windows" else "python3"
+	return "%s -m venv %s && %s %s" % [system_python, _venv(), _venv_python(), install]
+
+
+static func _venv() -> String:
+	# The project's own .venv (Godot skips folders whose name starts with a dot).
+	return ProjectSettings.globalize_path("res://").path_join(".venv")
+
+
+static func _venv_python() -> String:
+	if OS.get_name() == "Windows":
+		return _venv().path_join("Scripts/python.exe")
+	return _venv().path_join("bin").path_join("python")
 
 
 static func _package_to_install() -> String:

@@ -26,8 +26,10 @@ extends EditorExportPlugin
 ## [constant FROZEN_DIR], a folder with a [code].gdignore[/code], so the editor neither imports
 ## nor packs it). The addon's in-process Python side stays out of the pack.
 ##
-## Godot 4.6 hands a plugin's [method _export_file] no GDScript file, so the addon's few editor
-## scripts stay in the pack (unused at run time); a preset's exclude filter
+## Left out of every pack: the addon's [code]docs/[/code] (the README's screenshots) and the
+## editor folder's non-script files. Godot 4.6 hands a plugin's [method _export_file] no GDScript
+## file (its own GDScript exporter takes each one first), so the addon's editor scripts stay in
+## the pack (unused at run time, ~0.1 MB); a preset's exclude filter
 ## [code]addons/sorteio/editor/*[/code] drops them.
 ## [b]Refused[/b] with a clear error (the export fails): the Web (a browser can neither load the
 ## extension nor start a server); a platform other than Linux x86-64 with the extension in the
@@ -53,6 +55,9 @@ const FROZEN_DIR := "res://addons/sorteio/frozen"
 ## The frozen server's executable (sorteio-serve[.exe]) and its libraries' folder.
 const FROZEN_SERVER := "sorteio-serve"
 const FROZEN_LIB := "sorteio-serve-lib"
+## The addon's pages and their pictures (the release zip puts the README's screenshots there):
+## read in the editor or a browser, never by a game, so never in the pack.
+const EDITOR_ONLY_DOCS := "res://addons/sorteio/docs/"
 ## The addon's in-process Python side: in the pack only when the in-process bridge is exported.
 const PYTHON_SIDE := "res://addons/sorteio/python/"
 ## The fixes of upstream's defects (see that file), shipped as the exported runtime's
@@ -311,6 +316,8 @@ func _remove_tree(folder: String) -> void:
 func _export_file(path: String, _type: String, _features: PackedStringArray) -> void:
 	if path == "res://sorteio.pyextension" or path.begins_with("res://addons/sorteio/editor/"):
 		skip()  # (the editor folder's non-script files, when it has any)
+	elif path.begins_with(EDITOR_ONLY_DOCS):
+		skip()  # the README's screenshots (QA: ~277 KB of a 658 KB pack)
 	elif path.begins_with(PYTHON_SIDE) and not _in_process:
 		skip()
 

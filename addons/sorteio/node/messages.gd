@@ -80,3 +80,54 @@ static func not_a_save(given: Variant) -> String:
 		)
 		% [SorteioI18n.t(" ou ").join(missing), ", ".join(PackedStringArray(state.keys()))]
 	)
+
+
+## start_match while a match is in play (year [param year], [param phase]).
+static func match_in_progress(year: int, phase: String) -> String:
+	return (
+		SorteioI18n.t(
+			(
+				"uma partida está em andamento (ano %d, fase '%s'): "
+				+ "chame abandon_match() antes de start_match(), ou "
+				+ "load_state() para substituí-la"
+			)
+		)
+		% [year, phase]
+	)
+
+
+## A negative seed other than -1 (only -1 means "pick one").
+static func bad_seed(chosen: int) -> String:
+	return (
+		SorteioI18n.t("a semente deve ser -1 (qualquer) ou de 0 a 2147483647, " + "não %d") % chosen
+	)
+
+
+## A call about a match lost with its bridge ([param bridge_error]: why the bridge failed).
+static func match_lost(bridge_error: String) -> String:
+	return (
+		SorteioI18n.t(
+			(
+				"a partida se perdeu com a sua ponte (%s): "
+				+ "start_bridge() se ela caiu, depois load_state() de um "
+				+ "save ou start_match()"
+			)
+		)
+		% bridge_error
+	)
+
+
+## A node that can wait for no frame: outside any tree, and the main loop is no SceneTree.
+static func no_frames() -> String:
+	return SorteioI18n.t(
+		(
+			"o nó não pode esperar a ponte: ele não está em nenhuma "
+			+ "árvore de cena e o laço principal não é uma SceneTree; "
+			+ "adicione-o à árvore antes (await process_frame uma vez)"
+		)
+	)
+
+
+## The one warning a save loaded into an updated deck prints: Python's [param changes].
+static func deck_updated(changes: PackedStringArray) -> String:
+	return SorteioI18n.t("o save foi carregado num baralho atualizado: %s") % "; ".join(changes)

@@ -45,6 +45,13 @@ signal turn_ended(year, cards, short, meters)
 signal match_ended(reason, ending)
 # A saved state was loaded: snapshot, and the drawn card awaiting a choice (Dictionary or {}).
 signal state_loaded(snapshot, pending)
+# A save of an earlier version of the deck was loaded into this one (a game patch edited the
+# deck): changes (PoolStringArray), one sentence per change made to fit it, in the run's language
+# (a removed card kept as shown, a reserved card's slot given to the draw, the card on screen
+# closed unanswered...), for the game to log or tell the player. Emitted right before
+# state_loaded, only when something changed; deck_update holds the same list. Also printed as one
+# warning when print_warnings is on.
+signal deck_updated(changes)
 # The match in play is gone: the bridge died or was restarted (a new Python side holds no
 # match). phase is PHASE_LOST. When the bridge died, start_bridge() again first; then
 # load_state() a save or start_match() a new one.
@@ -175,6 +182,9 @@ var current_draw := {}
 # The card awaiting a choice as a SorteioCard, or null (Godot 4's current_card).
 var current_card: Reference = null
 var ending := {}
+# What the last load_state() changed to fit a save into an updated deck (see deck_updated);
+# empty when the save was made with this very deck.
+var deck_update := PoolStringArray()
 var bridge_kind := ""
 # Why the bridge failed (start-up or later), "" while it has not failed.
 var bridge_error := ""
@@ -548,6 +558,15 @@ func load_state(state) -> bool:
 	var pending = result["pending"]
 	if pending != null:
 		_take_draw(pending)
+	# Python adapts a save of an earlier deck version and says what it changed (issue 14); a
+	# reply without the field (an older recording, a scripted bridge) changed nothing.
+	deck_update = PoolStringArray(result.get("deck_update", []))
+	if not deck_update.empty():
+		if print_warnings:
+			push_warning(
+				"sorteio: the save was loaded into an updated deck: " + deck_update.join("; ")
+			)
+		emit_signal("deck_updated", deck_update)
 	emit_signal("state_loaded", result["snapshot"], current_draw)
 	return true
 
@@ -800,6 +819,7 @@ func _clear_match() -> void:
 	current_draw = {}
 	current_card = null
 	ending = {}
+	deck_update = PoolStringArray()
 	_ending_announced = false
 
 

@@ -22,6 +22,15 @@ const LAUNCHER := (
 	+ "from sorteio.bridge.server import main;sys.exit(main(sys.argv[1:],error_file=e))"
 )
 
+# Run before LAUNCHER: an ImportError (sorteio, or one of its dependencies, not installed in that
+# Python) prints no traceback on the game's console; the launcher still writes it to the error
+# file, and the node's one bridge_down message says it with the fix. Any other error keeps
+# Python's traceback (a bug to report).
+const QUIET_IMPORT_ERRORS := (
+	"import sys;sys.excepthook=lambda t,v,b,d=sys.excepthook:"
+	+ "None if issubclass(t,ImportError) else d(t,v,b);"
+)
+
 # The frozen server an exported game ships (scripts/export/sorteio_serve.py): `python` with this
 # file name (+ ".exe") is run with the launcher's arguments, without `-c LAUNCHER`.
 const FROZEN_SERVER := "sorteio-serve"
@@ -60,9 +69,15 @@ func start() -> bool:
 		dir.remove(port_file)
 	if dir.file_exists(_error_file()):
 		dir.remove(_error_file())
+	if not program_found(python):
+		# Else the child forks, fails to exec and the message would say it "exited before it
+		# was ready" (QA: SORTEIO_PYTHON=/nonexistent/python).
+		var where := "" if "/" in python or "\\" in python else " on the PATH"
+		_fail("the program '%s' was not found%s. %s" % [python, where, _fix_hint()])
+		return false
 	var args := PoolStringArray()
 	if not is_frozen_server():
-		args.append_array(PoolStringArray(["-c", LAUNCHER]))
+		args.append_array(PoolStringArray(["-c", QUIET_IMPORT_ERRORS + LAUNCHER]))
 	args.append_array(
 		PoolStringArray(
 			[
@@ -84,6 +99,21 @@ func start() -> bool:
 		_fail("could not start the Python '%s'. %s" % [python, _fix_hint()])
 		return false
 	return true
+
+
+static func program_found(program: String) -> bool:
+	# True when `program` can be run: an existing file when it is a path, else a file of that
+	# name (or name.exe, on Windows) in a folder of the PATH.
+	var file := File.new()
+	if "/" in program or "\\" in program:
+		return file.file_exists(program)
+	var windows := OS.get_name() == "Windows"
+	var names := [program, program + ".exe"] if windows else [program]
+	for folder in OS.get_environment("PATH").split(";" if windows else ":", false):
+		for name in names:
+			if file.file_exists(folder.plus_file(name)):
+				return true
+	return false
 
 
 func is_frozen_server() -> bool:
@@ -349,22 +379,37 @@ func _fix_hint() -> String:
 	if is_frozen_server():
 		return "The frozen server shipped with the game failed; rebuild the export (make export)"
 	return (
-		"The socket bridge needs a Python 3.8 or later with the sorteio package installed "
-		+ "("
+		"The socket bridge needs a Python 3.8 or later with the sorteio package installed, in a "
+		+ "venv (the system's Python refuses pip on Debian and Ubuntu): "
 		+ _install_command()
-		+ ", see addons/sorteio/README.md, Install); "
-		+ "point SORTEIO_PYTHON, the project setting sorteio/python or the node's "
-		+ "python_executable at that interpreter"
+		+ " (see addons/sorteio/README.md, Install); then point SORTEIO_PYTHON, the project "
+		+ "setting sorteio/python or the node's python_executable at "
+		+ _venv_python()
 	)
 
 
 static func _install_command() -> String:
-	# The release zip's installer picks the wheel that fits the user's Python: the compiled
-	# kernel (manylinux, one CPython version) or the pure one (scripts/install_wheel.py).
+	# A venv, as the README says: Debian 12 and Ubuntu's python3 refuse a bare pip install
+	# (PEP 668, "externally-managed-environment"). The release zip's installer picks the wheel
+	# that fits that Python: the compiled kernel (manylinux, one CPython version) or the pure one
+	# (scripts/install_wheel.py).
 	var installer := "res://addons/sorteio/wheel/install.py"
+	var install := "-m pip install " + _package_to_install()
 	if File.new().file_exists(installer):
-		return "python3 " + ProjectSettings.globalize_path(installer)
-	return "python3 -m pip install " + _package_to_install()
+		install = ProjectSettings.globalize_path(installer)
+	var system_python := "py" if OS.get_name() == "Windows" else "python3"
+	return "%s -m venv %s && %s %s" % [system_python, _venv(), _venv_python(), install]
+
+
+static func _venv() -> String:
+	# The project's own .venv (Godot skips folders whose name starts with a dot).
+	return ProjectSettings.globalize_path("res://").plus_file(".venv")
+
+
+static func _venv_python() -> String:
+	if OS.get_name() == "Windows":
+		return _venv().plus_file("Scripts/python.exe")
+	return _venv().plus_file("bin/python")
 
 
 static func _package_to_install() -> String:
