@@ -10,7 +10,7 @@ extends EditorPlugin
 # FileSystem dock lists (ResourceLoader.load, for a thumbnail) while the main thread runs, and
 # 3.2's loader caches a script before compiling it: enabling the plugin while the thread was
 # loading one of the addon's scripts handed plugin.gd an uncompiled script ("Nonexistent function
-# 'new' in base 'GDScript'", "Couldn't fully preload"), 2 runs in 6 under load even after 4 s of
+# 'new' in base 'GDScript'", "Couldn't fully preload"), 5 runs in 15 under load even after 4 s of
 # editor time. The thread serves its queue in order and caches every preview, so once a preview
 # this probe queues for each file has come back, no earlier request is left and no later one
 # loads anything.
