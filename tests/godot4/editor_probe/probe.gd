@@ -41,7 +41,7 @@ func _run() -> void:
 		await tree.process_frame
 	_panel = EditorInterface.get_base_control().find_child("SorteioPanel", true, false)
 	if _panel == null:
-		_finish("no SorteioPanel in the editor after %d s" % (START_TIMEOUT_MS / 1000))
+		_finish("no SorteioPanel in the editor after %d ms" % START_TIMEOUT_MS)
 		return
 	_panel.action_finished.connect(func(action: String, ok: bool) -> void: _done[action] = ok)
 	make_bottom_panel_item_visible(_panel)
@@ -390,7 +390,7 @@ func _act(action: String, start: Callable, expect_ok: bool = true) -> void:
 ## A failed CHECK for [param action]: the panel's error, or that it had not ended by
 ## [param deadline] (ticks in ms).
 func _fail(action: String, deadline: int) -> void:
-	var why := _panel.last_error
+	var why: String = _panel.last_error
 	if not _done.has(action) and Time.get_ticks_msec() >= deadline:
 		why = "no action_finished in time (busy: %s) %s" % [_panel.is_busy(), why]
 	print("CHECK FAIL %s: %s" % [action, why])
