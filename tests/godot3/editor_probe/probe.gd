@@ -342,8 +342,8 @@ func _find_class(node: Node, name: String) -> Array:
 
 
 func _capture(panel: Control):
+	_done.erase("simulate")  # before the start: a reply read in place ends it inside the call
 	panel.run_simulate(3000, "")
-	_done.erase("simulate")
 	while not _done.has("simulate"):
 		yield(get_tree(), "idle_frame")
 	for _i in range(10):

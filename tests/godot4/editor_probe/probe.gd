@@ -64,7 +64,11 @@ func _run() -> void:
 			_panel.run_validate()
 	)
 	_emit("validate_broken", _panel.results["validate"], _panel.rows("validate"))
-	# Choosing a problem loads the card table (the table's action), then selects its cell.
+	# Choosing a problem loads the card table (the table's action), then selects its cell. Done
+	# inside _act, after it forgets the last "table": the socket bridge reads a reply in place for
+	# its first 2 ms, so when the editor lost the CPU for longer than Python took (a loaded
+	# machine), the table came and its action ended inside select_problem, and waiting for it
+	# afterwards failed ("CHECK FAIL table:" with no error, the cell selected all the same).
 	await _act("table", func() -> void: _panel.select_problem(0))
 	_emit("problem_selects_cell", {"cell": _panel.table.selected_cell()}, 0)
 	_panel.set_deck(GOOD)
