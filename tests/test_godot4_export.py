@@ -345,6 +345,6 @@ def test_stopping_a_bridge_whose_server_was_killed_logs_no_engine_error(tmp_path
     run = run_script(project, "test_server_reaped.gd", home=tmp_path / "home")
     run.passed(
         *[f"[{how}] {what}" for how in ("OS.kill", "kill -KILL") for what in (
-            "the bridge is up", "a server runs", "stop_bridge leaves no server",
-            "the server is gone, not a zombie")]
+            "the bridge is up", "a server runs", "the server exited",
+            "stop_bridge leaves no server", "the server is gone, not a zombie")]
     )

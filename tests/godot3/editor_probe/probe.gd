@@ -11,7 +11,9 @@ extends EditorPlugin
 #                            a SorteioDeck, its stored fields, the Output's lines, a re-import
 #   --play-main              only open the demo's scenes and press Play (the main scene), then Stop
 
-const TIMEOUT_MS := 100000
+# A script error stalled a step: fail with a CHECK line before the tests' 180 s timeout kills
+# the editor (100 s of editor time was close to a correct run's length on a loaded machine).
+const TIMEOUT_MS := 170000
 const BROKEN := "res://decks/quebrado.json"
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
 # The decks --play-main waits to see imported before it starts.
@@ -27,6 +29,7 @@ const PLAY_SCENES := [
 ]
 
 var _frames := 0
+var _scanned := false
 var _started := false
 var _state := ""
 var _shot := ""
@@ -50,7 +53,13 @@ func _enter_tree() -> void:
 			_import_only = true
 		elif arg == "--play-main":
 			_play_main = true
+	# The first scan ends in a process frame, after the plugins started: this cannot miss it.
+	get_editor_interface().get_resource_filesystem().connect("sources_changed", self, "_on_sources")
 	set_process(true)
+
+
+func _on_sources(_exist: bool) -> void:
+	_scanned = true
 
 
 func _process(_delta: float) -> void:
@@ -135,8 +144,9 @@ func _run() -> void:
 		rates.append([row["teto_obrigatorias"], row["catastrophe_pct"]])
 	_emit("sweep", {"rates": rates}, panel.rows("simulate"))
 	_done.erase("simulate")
-	panel.run_simulate(200000, " ")  # no sweep (blank), long: stopped by Parar after 6 frames
-	for _i in range(6):
+	panel.run_simulate(200000, " ")  # no sweep (blank), long: stopped by Parar once it has begun
+	# Some matches done first: 6 frames (~1 ms each here) were not always enough under load.
+	while panel.progress_value() <= 0.0 and OS.get_ticks_msec() < TIMEOUT_MS:
 		yield(get_tree(), "idle_frame")
 	var before: float = panel.progress_value()
 	panel.stop_simulation()
@@ -192,7 +202,8 @@ func _imported() -> Dictionary:
 func _imports_done() -> bool:
 	# A fixed frame count raced the first scan on a loaded machine: Play then met a deck whose
 	# import was not written yet ("get_dependencies: Cannot open file res://.import/...").
-	if get_editor_interface().get_resource_filesystem().is_scanning():
+	# is_scanning() is false before the first scan has begun too: its end is sources_changed.
+	if not _scanned or get_editor_interface().get_resource_filesystem().is_scanning():
 		return false
 	if not _play_main:
 		return true
@@ -331,8 +342,8 @@ func _find_class(node: Node, name: String) -> Array:
 
 
 func _capture(panel: Control):
+	_done.erase("simulate")  # before the start: a reply read in place ends it inside the call
 	panel.run_simulate(3000, "")
-	_done.erase("simulate")
 	while not _done.has("simulate"):
 		yield(get_tree(), "idle_frame")
 	for _i in range(10):
