@@ -55,6 +55,13 @@ def dist_zip(dist_zips):
     return dist_zips["godot3"]
 
 
+def _links(markdown: str) -> list:
+    """The relative link targets of a Markdown page, outside code (in_process.md quotes
+    ``Array[StringName]([])``, which is no link)."""
+    prose = re.sub(r"```.*?```|`[^`\n]*`", "", markdown, flags=re.S)
+    return re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", prose)
+
+
 def test_versions_agree_and_the_license_is_in_both_places():
     for addon in (ROOT / "addons" / "sorteio", ROOT / "godot3" / "addons" / "sorteio"):
         assert f'version="{VERSION}"' in (addon / "plugin.cfg").read_text("utf-8"), addon
@@ -86,7 +93,7 @@ def test_the_zip_has_the_asset_library_layout(dist_zip):
     # The user guide, the reference and INSTALL.md: every link lands on a file of the zip.
     for page in ("addons/sorteio/README.md", "addons/sorteio/docs/reference.md", "INSTALL.md"):
         text = zipfile.ZipFile(dist_zip).read(top + page).decode("utf-8")
-        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+        for target in _links(text):
             where = os.path.normpath(Path(top) / page / ".." / target).replace(os.sep, "/")
             assert where in names, (page, target)
 
@@ -269,7 +276,7 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import", ".uid"))]
     for readme in ("addons/sorteio/README.md", "INSTALL.md"):  # links resolve inside the zip
         text = zipfile.ZipFile(dist_zips["godot4"]).read(top + readme).decode("utf-8")
-        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+        for target in _links(text):
             where = (Path(top) / readme).parent / target
             assert os.path.normpath(where).replace(os.sep, "/") in names, (readme, target)
     # A project that copied only addons/sorteio/: every link of every document inside it
@@ -277,7 +284,7 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
     addon = top + "addons/sorteio/"
     for doc in [n for n in names if n.startswith(addon) and n.endswith(".md")]:
         text = zipfile.ZipFile(dist_zips["godot4"]).read(doc).decode("utf-8")
-        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+        for target in _links(text):
             where = os.path.normpath(Path(doc).parent / target).replace(os.sep, "/")
             assert where.startswith(addon) and where in names, (doc, target)
     install = zipfile.ZipFile(dist_zips["godot4"]).read(top + "INSTALL.md").decode("utf-8")
