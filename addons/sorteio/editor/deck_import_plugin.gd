@@ -98,7 +98,11 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 			"file": source_file,
 			"card_id": null,
 			"field": "(python)",
-			"message": SorteioI18n.t("não foi possível validar: %s") % error.get("message", "?")
+			"message":
+			(
+				SorteioI18n.t("não foi possível validar: %s")
+				% _project_relative(str(error.get("message", "?")))
+			)
 		}
 		deck.valid = false
 		deck.problems = [row]
@@ -134,3 +138,12 @@ static func _print_row(row: Dictionary) -> void:
 	)
 	# Deck text is shown as typed, never read as markup.
 	print_rich("[color=%s]%s[/color]" % [colour, text.replace("[", "[lb]")])
+
+
+## [param text] with the project's own folder left out of its paths: the row is stored in the
+## imported resource, and so in an exported pack, which must hold no folder of this machine.
+static func _project_relative(text: String) -> String:
+	var root: String = ProjectSettings.globalize_path("res://")
+	if not root.ends_with("/"):
+		root += "/"
+	return text.replace(root, "")

@@ -107,7 +107,10 @@ func _validate(deck: Resource, source_file: String) -> void:
 	)
 	if not reply.get("ok", false):
 		var error: Dictionary = reply.get("error", {})
-		var message: String = Language.t("não foi possível validar: %s") % error.get("message", "?")
+		var message: String = (
+			Language.t("não foi possível validar: %s")
+			% _project_relative(str(error.get("message", "?")))
+		)
 		var row := {
 			"severity": "error",
 			"file": source_file,
@@ -144,3 +147,12 @@ static func _print_row(row: Dictionary) -> void:
 		printerr(text)
 	else:
 		print(text)
+
+
+static func _project_relative(text: String) -> String:
+	# The row is stored in the imported resource, and so in an exported pack: paths inside the
+	# project are written from its folder (".venv/bin/python"), not as this machine's folders.
+	var root := ProjectSettings.globalize_path("res://")
+	if not root.ends_with("/"):
+		root += "/"
+	return text.replace(root, "")
