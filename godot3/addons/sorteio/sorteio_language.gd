@@ -5,9 +5,10 @@ extends Reference
 # request's "lang" (docs/protocol.md, "Language").
 # The project setting `sorteio/language`: "auto" (default), "pt_BR" or "en"; auto reads
 # $SORTEIO_LANG (the variable the Python side reads), else the game's (or the editor's
-# process's) locale, OS.get_locale(); English and the C / POSIX locale read as English, any other
-# language as pt_BR, the studio's. The Godot 4 addon's SorteioI18n (addons/sorteio/i18n/sorteio_i18n.gd) decides the
-# same way and its catalogs use the same msgids where a script has a Godot 4 twin
+# process's) locale, OS.get_locale(); English and the C / POSIX locale read as English, any
+# other language as pt_BR, the studio's. The Godot 4 addon's SorteioI18n
+# (addons/sorteio/i18n/sorteio_i18n.gd) decides the same way and its catalogs use the same
+# msgids where a script has a Godot 4 twin
 # (godot3/addons/sorteio/i18n/README.md lists the twins).
 #
 # Catalogs: gettext .po files in i18n/ beside this script. Godot 3.2.3 and 3.6 read a .po with
