@@ -118,8 +118,9 @@ def test_cli_per_card_report_has_the_ranked_chart(tmp_path):
 
 def test_cli_per_card_ctrl_c_keeps_the_finished_rounds(pt_br):
     """Ctrl-C stops the study and its workers: exit 130, the JSON says interrupted and holds
-    only whole rounds (none here, or the first: at ±0.05 the second round is ~10 million
-    matches, far from done in 4 s; the default study may finish two rounds by then)."""
+    only whole rounds: no card's figures, or every card's (at ±0.05 the study is ~60 s of CPU,
+    far from done in 4 s; how many rounds end by then is the machine's: the kernel of issue 16's
+    third round finished two on a quiet machine, where this test once asked for at most one)."""
     import signal
     import time
 
@@ -133,4 +134,5 @@ def test_cli_per_card_ctrl_c_keeps_the_finished_rounds(pt_br):
     assert "Traceback" not in err and proc.returncode == 130, err
     data = json.loads(out)
     assert data["interrupted"] is True and "interrompido" in err
-    assert data["rounds"] <= 1 and len(data["cards"]) in (0, 95)
+    assert len(data["cards"]) in (0, 95)
+    assert (data["rounds"] == 0) == (not data["cards"])
