@@ -559,7 +559,7 @@ func _load_state(state: Variant) -> bool:
 	var given: Variant = sent.get("deck", "")
 	var params: Dictionary = {"state": sent}
 	if given is String:
-		given = _DECK_FILES.resolved(given)
+		given = _DECK_FILES.renamed_for_godot4(_DECK_FILES.resolved(given))
 		if not await _bridge_up():  # before any deck copy, as in _start_match
 			return false
 		var deck_params: Variant = _decks.for_python(given)

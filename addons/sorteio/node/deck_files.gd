@@ -76,6 +76,22 @@ static func resolved(path: String) -> String:
 	return "res://" + path.trim_prefix("./")
 
 
+## A save's deck [param path] as this project has it: a Godot 3 save names its deck
+## [code]res://decks/x.json[/code], and "Moving from Godot 3" has the file renamed to
+## [code]x.sorteio.json[/code] for the Godot 4 importer; when the old file is gone and the renamed
+## one is there, the renamed one (a new save then names it). Any other path is kept.
+static func renamed_for_godot4(path: String) -> String:
+	if not path.begins_with("res://") or path.get_extension() != "json":
+		return path
+	if path.ends_with(".sorteio.json") or FileAccess.file_exists(path):
+		return path
+	var renamed: String = path.get_basename() + ".sorteio.json"
+	# In an export the renamed deck may be there only as its imported SorteioDeck.
+	if FileAccess.file_exists(renamed) or ResourceLoader.exists(renamed):
+		return renamed
+	return path
+
+
 ## The deck params of [code]new_match[/code] / [code]load[/code] for [param path]:
 ## [code]{"deck": absolute path, built-in name or null (the default deck, for "")}[/code], or
 ## [code]{"deck": path, "deck_text": its JSON}[/code] for a deck Python cannot open (inside the
