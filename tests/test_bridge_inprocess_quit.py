@@ -147,3 +147,17 @@ def test_a_program_leaving_mid_request_has_no_sorteio_thread_left_when_it_finali
     assert child.returncode == 0, child.stderr
     assert "RUNNING ['sorteio-request-1']" in child.stdout, child.stdout  # it quit mid-request
     assert "ALIVE AT EXIT []" in child.stdout, child.stdout
+
+
+def test_the_godot3_entry_answers_in_its_own_thread_and_starts_none(tmp_path):
+    """Godot 3 (pythonscript) calls ``request``, answered whole in the calling thread (the
+    game's main thread): no thread of sorteio's is ever left for a quit to find, so the Godot 3
+    addon needs no stopping (a quit waits for the request it was called during)."""
+    deck = tmp_path / "deck.json"
+    deck.write_text(synthetic_deck(cards=1500).model_dump_json(), encoding="utf-8")
+    bridge = InProcessBridge()
+    before = set(threading.enumerate())
+    for seed in (1, 2):  # the second replaces the first match (freed in place, not aside)
+        request = {"id": seed, "method": "new_match", "params": {"deck": str(deck), "seed": seed}}
+        assert json.loads(bridge.request(json.dumps(request)))["ok"] is True
+        assert set(threading.enumerate()) == before
