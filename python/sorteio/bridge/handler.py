@@ -65,6 +65,7 @@ from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 from .. import i18n
 from ..i18n import _
 from ..loader import DeckError, SorteioError, load_deck
+from ..pieces import stop_point
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
 
@@ -520,6 +521,7 @@ class RequestHandler:
             )
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
+        stop_point()  # the in-process bridge closed meanwhile: no engine to build (issue 13)
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -580,6 +582,7 @@ class RequestHandler:
                                _("saved 'deck' must be a path, a name or null"))
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
+        stop_point()  # the in-process bridge closed meanwhile (issue 13)
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
