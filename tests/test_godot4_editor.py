@@ -344,6 +344,26 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
     assert percard["png"] == 0 and percard["height"] >= percard["chart_height"] > 400, percard
 
 
+def test_the_preview_fills_its_tab_and_no_row_is_cut_off(tmp_path):
+    """Issue 15 "nothing cut off": the Prévia tab's table takes the tab's height (it stayed at
+    its 140-pixel minimum, two rows shown above an empty tab), and every cell with text wraps:
+    the first row's "Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)" ended in
+    an ellipsis, as did the match's ending."""
+    project = designer_project(tmp_path / "designer")
+    import_project(project)
+    state = saved_state(tmp_path)
+    run = run_godot(project, ["--editor", "--", "--only=layout", f"--state={state}"],
+                    tmp_path / "home", allowed=ALLOWED, timeout=300, log_name="layout")
+    run.passed()
+    shown = panel_lines(run.log)["preview_layout"]
+    layout = shown["data"]
+    assert shown["rows"] > 3 and layout["tab"] == "Prévia", shown
+    # The tab holds its controls' row above the table and the export button under it (~31 px
+    # each, plus separations): 308 of 382 px here, against the 140 px minimum before.
+    assert layout["tree_height"] >= layout["tab_height"] - 100, layout
+    assert layout["unwrapped"] == [], layout
+
+
 def test_the_docs_show_the_godot4_panel():
     data = (ROOT / "docs" / "editor_panel_godot4.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000

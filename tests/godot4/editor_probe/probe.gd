@@ -50,6 +50,10 @@ func _run() -> void:
 		await _inprocess()
 		_finish("")
 		return
+	if _arg("only") == "layout":
+		await _layout()
+		_finish("")
+		return
 	await _act(
 		"validate",
 		func() -> void:
@@ -308,6 +312,35 @@ func _inprocess() -> void:
 			"count": _panel.table.card_count()
 		},
 		0
+	)
+
+
+func _layout() -> void:
+	# Issue 15 "nothing cut off": the Prévia tab's rows fill the tab (its tree was held at its
+	# minimum height, two rows and an empty tab below), and every cell with text wraps (the
+	# "início" row's "Ano 2, a partir da vaga 4 de 7 (...)" ended in an ellipsis).
+	_panel.custom_minimum_size = Vector2(0, 520)
+	await _act("preview", func() -> void: _panel.run_preview(_arg("state")))
+	for _i in 10:
+		await get_tree().process_frame
+	var tree: Tree = _panel._trees()["preview"]
+	var tab: Control = _panel._link.tabs.get_current_tab_control()
+	var unwrapped: Array = []
+	var item := tree.get_root().get_first_child()
+	while item != null:
+		for c in tree.columns:
+			if item.get_text(c) != "" and item.get_autowrap_mode(c) == TextServer.AUTOWRAP_OFF:
+				unwrapped.append(item.get_text(c))
+		item = item.get_next()
+	_emit(
+		"preview_layout",
+		{
+			"tab": tab.name,
+			"tab_height": tab.size.y,
+			"tree_height": tree.size.y,
+			"unwrapped": unwrapped
+		},
+		_panel.rows("preview")
 	)
 
 
