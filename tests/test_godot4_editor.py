@@ -364,6 +364,26 @@ def test_the_preview_fills_its_tab_and_no_row_is_cut_off(tmp_path):
     assert layout["unwrapped"] == [], layout
 
 
+def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_path):
+    """The per-card study's precision starts at the CLI's (±0.07 points, the precision
+    docs/simulator.md measures two seeds agreeing at) and its cap at the CLI's: the field was
+    given 0.2 before its step was set, and a SpinBox snaps a value to its step, so it showed
+    0.01 (a study at ±0.01 runs every card to the cap). The §7 sweep's ranges read "from 6 to
+    8" in an English run (they said "de 6 a 8" in both languages; issue 15 "One language")."""
+    from sorteio.sim.percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
+
+    project = designer_project(tmp_path / "designer")
+    import_project(project)
+    run = run_godot(project, ["--editor", "--", "--only=controls"], tmp_path / "home",
+                    env=godot_env(tmp_path / "home", SORTEIO_LANG="en"), allowed=ALLOWED,
+                    timeout=300, log_name="controls")
+    run.passed()
+    controls = panel_lines(run.log)["controls"]["data"]
+    assert controls["precision"] == pytest.approx(DEFAULT_HALF_WIDTH_PP), controls
+    assert controls["cap"] == DEFAULT_MAX_MATCHES, controls
+    assert set(controls["from"]) == {"from"} and set(controls["to"]) == {"to"}, controls
+
+
 def test_the_docs_show_the_godot4_panel():
     data = (ROOT / "docs" / "editor_panel_godot4.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000

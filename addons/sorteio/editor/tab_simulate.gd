@@ -299,14 +299,12 @@ func _sweep_controls() -> Control:
 		check.text = SorteioI18n.t(entry[1])
 		sweep.add_child(check)
 		_sweep_checks.append(check)
-		var low := Ui.spin(entry[2], entry[3], entry[2])
-		low.step = entry[4]
-		low.prefix = "de"
+		var low := Ui.spin(entry[2], entry[3], entry[2], entry[4])
+		low.prefix = SorteioI18n.t("de")
 		sweep.add_child(low)
 		_sweep_from.append(low)
-		var high := Ui.spin(entry[2], entry[3], entry[3])
-		high.step = entry[4]
-		high.prefix = "a"
+		var high := Ui.spin(entry[2], entry[3], entry[3], entry[4])
+		high.prefix = SorteioI18n.t("a")
 		sweep.add_child(high)
 		_sweep_to.append(high)
 	return sweep

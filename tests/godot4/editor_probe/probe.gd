@@ -50,6 +50,10 @@ func _run() -> void:
 		await _inprocess()
 		_finish("")
 		return
+	if _arg("only") == "controls":
+		_emit("controls", _controls(), 0)
+		_finish("")
+		return
 	if _arg("only") == "layout":
 		await _layout()
 		_finish("")
@@ -313,6 +317,18 @@ func _inprocess() -> void:
 		},
 		0
 	)
+
+
+## The Simulação tab's controls as a designer finds them: the per-card study's precision and
+## cap, and the words around the §7 sweep's ranges.
+func _controls() -> Dictionary:
+	var simulate: Control = _panel._simulate
+	return {
+		"precision": _panel.per_card._precision.value,
+		"cap": _panel.per_card._cap.value,
+		"from": simulate._sweep_from.map(func(spin: SpinBox) -> String: return spin.prefix),
+		"to": simulate._sweep_to.map(func(spin: SpinBox) -> String: return spin.prefix)
+	}
 
 
 func _layout() -> void:
