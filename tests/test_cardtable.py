@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sorteio.bridge.handler import RequestHandler
-from sorteio.cardtable import FileStyle, parse_effects
+from sorteio.cardtable import FileStyle, TableError, parse_effects
 from sorteio.loader import BUILTIN_DECKS
 
 
@@ -219,6 +219,15 @@ def test_effects_text_reads_names_signs_and_separators():
     assert parse_effects("SAÚDE -5; caixa: +3, outro=7", names, "x") == {
         "saude": -5, "caixa": 3, "outro": 7}
     assert parse_effects("  ", names, "x") == {}
+    assert parse_effects("caixa \u22125", names, "x") == {"caixa": -5}  # a program's minus
+
+
+@pytest.mark.parametrize("text", ["caixa +8,5", "caixa 8.5", "Saúde -5; caixa +1.000"])
+def test_a_decimal_comma_or_point_in_an_effect_is_refused_as_not_whole(text):
+    """A Brazilian designer's "8,5" was split at its comma ("'5' is not 'name +N'"), and "8.5"
+    became a meter named 'caixa 8.' with an effect of 5 (QA pass 15)."""
+    with pytest.raises(TableError, match=r"'[+-]?\d+[.,]\d+' is not a whole number"):
+        parse_effects(text, {"saude": "Saúde", "caixa": "Caixa"}, "x")
 
 
 cell_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
