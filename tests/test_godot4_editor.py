@@ -369,7 +369,8 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
     docs/simulator.md measures two seeds agreeing at) and its cap at the CLI's: the field was
     given 0.2 before its step was set, and a SpinBox snaps a value to its step, so it showed
     0.01 (a study at ±0.01 runs every card to the cap). The §7 sweep's ranges read "from 6 to
-    8" in an English run (they said "de 6 a 8" in both languages; issue 15 "One language")."""
+    8" in an English run (they said "de 6 a 8" in both languages; issue 15 "One language"), and
+    a range chosen backwards sweeps the same values."""
     from sorteio.sim.percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
 
     project = designer_project(tmp_path / "designer")
@@ -382,6 +383,9 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
     assert controls["precision"] == pytest.approx(DEFAULT_HALF_WIDTH_PP), controls
     assert controls["cap"] == DEFAULT_MAX_MATCHES, controls
     assert set(controls["from"]) == {"from"} and set(controls["to"]) == {"to"}, controls
+    # A range chosen backwards in the controls is the same range (it sent "cartas_por_turno=",
+    # refused as "'' is not an integer or a range like 2..4": the CLI's syntax, in the panel).
+    assert controls["backwards"] == ["cartas_por_turno=6,7,8"], controls
 
 
 def test_the_docs_show_the_godot4_panel():

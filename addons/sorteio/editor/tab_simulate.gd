@@ -326,9 +326,11 @@ func _sweep_params(sweep: Dictionary) -> Array:
 		return out
 	for i in SWEEP.size():
 		if _sweep_checks[i].button_pressed:
+			# A range chosen backwards ("de 8 a 6") is the same range: it sent an empty list,
+			# refused in the CLI's syntax ("'' não é um inteiro nem uma faixa como 2..4").
 			var values: Array[String] = []
-			var value := _sweep_from[i].value
-			while value <= _sweep_to[i].value:
+			var value := minf(_sweep_from[i].value, _sweep_to[i].value)
+			while value <= maxf(_sweep_from[i].value, _sweep_to[i].value):
 				values.append(str(int(value)))
 				value += float(SWEEP[i][4])
 			out.append("%s=%s" % [SWEEP[i][0], ",".join(values)])

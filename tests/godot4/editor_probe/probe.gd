@@ -323,12 +323,19 @@ func _inprocess() -> void:
 ## cap, and the words around the §7 sweep's ranges.
 func _controls() -> Dictionary:
 	var simulate: Control = _panel._simulate
-	return {
+	var shown := {
 		"precision": _panel.per_card._precision.value,
 		"cap": _panel.per_card._cap.value,
 		"from": simulate._sweep_from.map(func(spin: SpinBox) -> String: return spin.prefix),
 		"to": simulate._sweep_to.map(func(spin: SpinBox) -> String: return spin.prefix)
 	}
+	# N from 8 to 6, chosen backwards: the sweep the Simulate button sends.
+	simulate._sweep_checks[0].button_pressed = true
+	simulate._sweep_from[0].value = 8
+	simulate._sweep_to[0].value = 6
+	shown["backwards"] = simulate._sweep_params({})
+	simulate._sweep_checks[0].button_pressed = false
+	return shown
 
 
 func _layout() -> void:
