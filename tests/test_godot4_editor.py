@@ -375,9 +375,12 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
 
     project = designer_project(tmp_path / "designer")
     import_project(project)
+    # The editor itself in Brazilian Portuguese (its language follows the OS locale), the
+    # panel in English: the panel's words are drawn as the panel's catalog says, not put
+    # through the editor's ("Preview" was drawn "Visualização", "New" "Novo").
     run = run_godot(project, ["--editor", "--", "--only=controls"], tmp_path / "home",
-                    env=godot_env(tmp_path / "home", SORTEIO_LANG="en"), allowed=ALLOWED,
-                    timeout=300, log_name="controls")
+                    env=godot_env(tmp_path / "home", SORTEIO_LANG="en", LANG="pt_BR.UTF-8"),
+                    allowed=ALLOWED, timeout=300, log_name="controls")
     run.passed()
     controls = panel_lines(run.log)["controls"]["data"]
     assert controls["precision"] == pytest.approx(DEFAULT_HALF_WIDTH_PP), controls
@@ -386,6 +389,10 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
     # A range chosen backwards in the controls is the same range (it sent "cartas_por_turno=",
     # refused as "'' is not an integer or a range like 2..4": the CLI's syntax, in the panel).
     assert controls["backwards"] == ["cartas_por_turno=6,7,8"], controls
+    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation"} <= set(
+        controls["drawn"]), controls["drawn"]
+    assert not {"Visualização", "Novo", "Desfazer", "Prévia"} & set(controls["drawn"]), (
+        controls["drawn"])
 
 
 def test_the_docs_show_the_godot4_panel():

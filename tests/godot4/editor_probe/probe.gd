@@ -335,6 +335,16 @@ func _controls() -> Dictionary:
 	simulate._sweep_to[0].value = 6
 	shown["backwards"] = simulate._sweep_params({})
 	simulate._sweep_checks[0].button_pressed = false
+	# What the editor draws: a Control's text goes through atr(), the editor's own catalog
+	# unless the panel turns that off ("Preview" came out as the pt-BR editor's "Visualização").
+	var drawn: Array = []
+	for button: Node in _panel.find_children("*", "Button", true, false):
+		if button.text != "" and button.is_visible_in_tree():
+			drawn.append(button.atr(button.text))
+	var tabs: TabContainer = _panel._link.tabs
+	for i in tabs.get_tab_count():
+		drawn.append(tabs.get_tab_bar().atr(tabs.get_tab_title(i)))
+	shown["drawn"] = drawn
 	return shown
 
 
