@@ -393,6 +393,11 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
         controls["drawn"]), controls["drawn"]
     assert not {"Visualização", "Novo", "Desfazer", "Prévia"} & set(controls["drawn"]), (
         controls["drawn"])
+    # The Problemas tab's column titles were Portuguese in English ("arquivo", "carta", "campo",
+    # "problema"), and a sweep's columns were the parameters' ids ("teto_obrigatorias").
+    headings = panel_lines(run.log)["headings"]["data"]
+    assert headings["validate"] == ["", "file", "card", "field", "problem"], headings
+    assert headings["sweep"][:2] == ["#", "T (mandatory cap)"], headings
 
 
 def test_the_docs_show_the_godot4_panel():

@@ -255,9 +255,13 @@ func _show_result(result: Dictionary) -> void:
 	ids.sort_custom(func(a: String, b: String) -> bool: return cards[a] > cards[b])
 	for card: String in ids:
 		Ui.line(card_tree, card_root, [card, "%.3f" % cards[card]], false)
+	# The swept parameters by the controls' words ("T (teto de obrigatórias)"), not their ids.
+	var labels_by_id := {}
+	for entry: Array in SWEEP:
+		labels_by_id[entry[0]] = SorteioI18n.t(entry[1])
 	var columns: Array = (
 		["#"]
-		+ result["parameters"]
+		+ result["parameters"].map(func(p: String) -> String: return labels_by_id.get(p, p))
 		+ [
 			SorteioI18n.t("catástrofe"),
 			SorteioI18n.t("IC 95%"),

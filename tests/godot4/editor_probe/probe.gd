@@ -52,6 +52,7 @@ func _run() -> void:
 		return
 	if _arg("only") == "controls":
 		_emit("controls", _controls(), 0)
+		await _headings()
 		_finish("")
 		return
 	if _arg("only") == "layout":
@@ -346,6 +347,28 @@ func _controls() -> Dictionary:
 		drawn.append(tabs.get_tab_bar().atr(tabs.get_tab_title(i)))
 	shown["drawn"] = drawn
 	return shown
+
+
+## The column titles of the Problemas tab and of a §7 sweep, as shown.
+func _headings() -> void:
+	await _act(
+		"validate",
+		func() -> void:
+			_panel.set_deck(BROKEN)
+			_panel.run_validate()
+	)
+	_panel.set_deck(GOOD)
+	await _act(
+		"simulate", func() -> void: _panel.run_simulate(20, "random", {"teto_obrigatorias": [2, 3]})
+	)
+	var titles := {}
+	for what: String in ["validate", "sweep"]:
+		var tree: Tree = _panel._trees()[what]
+		var shown: Array = []
+		for c in tree.columns:
+			shown.append(tree.get_column_title(c))
+		titles[what] = shown
+	_emit("headings", titles, 0)
 
 
 func _layout() -> void:
