@@ -216,7 +216,8 @@ def test_results_export_as_csv_and_png(editor_run):
     # A headless editor draws nothing: the PNG is checked under Xvfb (the screenshot test).
     assert exports == {"csv": 0, "png": 2}  # 2: ERR_UNAVAILABLE
     csv = (editor_run["out"] / "sweep.csv").read_text("utf-8").splitlines()
-    assert csv[0].startswith("#,teto_obrigatorias") and len(csv) == 4
+    # The table as shown: the swept parameter by the controls' words, like the other titles.
+    assert csv[0].startswith("#,T (teto de obrigatórias),catástrofe") and len(csv) == 4
 
 
 def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(editor_run):
