@@ -250,6 +250,32 @@ def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(e
     assert "estudo por carta terminado" in shown["status"]
 
 
+def test_the_per_card_study_in_the_panel_ranks_the_cards_as_the_cli_does(editor_run):
+    """Issue 15: the panel's study (sim_job.gd's adaptive steps, the Python kernel here) gives
+    `sorteio simulate --per-card`'s ranking for the same deck, seed, player and precision (the
+    steps' budget cuts the work differently; the figures must not move)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "sorteio.cli", "simulate", "--per-card", "--deck",
+         str(editor_run["project"] / "decks" / "bom.sorteio.json"), "--precision", "50",
+         "--max-matches", "100", "--seed", "0", "--policy", "random", "--jobs", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=300)
+    cli = json.loads(out.stdout)["cards"]
+    rows = editor_run["panel"]["percard"]["data"]["rows"]
+    assert [row[0] for row in rows] == [card["card"] for card in cli]
+    for row, card in zip(rows, cli):  # shown to 2 decimals
+        assert abs(float(row[1]) - card["diff_pp"]) <= 0.005 + 1e-9, (row, card)
+
+
+def test_the_editor_keeps_processing_frames_while_the_per_card_study_runs(editor_run):
+    """Issue 15: the study runs in steps with the editor's frames between them (the socket
+    bridge awaits its reply a frame at a time; an in-place reply is followed by a frame), so a
+    Timer keeps firing and the frames are at least as many as the steps."""
+    running = editor_run["panel"]["percard"]["data"]["running"]
+    assert running["steps"] >= 2, running
+    assert running["frames"] >= running["steps"], running
+    assert running["timer_ticks"] >= 1 or running["wall_ms"] < 200, running
+
+
 def test_preview_and_simulate_start_from_a_situation_and_show_its_problems(editor_run, pt_br):
     """Issue 14 "Designers' situations": GDD 06 §4's sample and a situation file, previewed
     (Python's own rows) and simulated (the reference engine: kernel "oracle"); a bad file's

@@ -608,18 +608,22 @@ class Simulations:
 
     def step(self, params: Dict[str, Any]) -> Dict[str, Any]:
         """``simulate_step`` [``job``, ``budget_ms`` 1-5000, default 150]: plays on. Result
-        ``{"job", "done", "total", "finished", "result"}``; ``result`` (the figures, see
+        ``{"job", "done", "total", "finished", "result", "step_ms"}`` (``step_ms``: the
+        milliseconds this step played, which the panel sizes its next budget by); ``result``
+        (the figures, see
         ``SimulationJob.result`` and ``PerCardJob.result``) only once finished, when the job is
         forgotten. A per-card job adds ``round``, ``cards_settled`` and ``cards``."""
         job_id = self._job_id(params)
         job = self.jobs[job_id]
+        began = time.perf_counter()
         job.step(_int(params, "budget_ms", DEFAULT_BUDGET_MS, 1, 5000))
+        step_ms = (time.perf_counter() - began) * 1000
         result = None
         if job.finished:
             result = job.result()
             del self.jobs[job_id]
         reply = {"job": job_id, "done": job.done, "total": job.total,
-                 "finished": job.finished, "result": result}
+                 "finished": job.finished, "result": result, "step_ms": round(step_ms, 1)}
         if isinstance(job, PerCardJob):
             reply.update(job.extra())
         return reply

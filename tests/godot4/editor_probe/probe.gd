@@ -55,6 +55,10 @@ func _run() -> void:
 		await _headings()
 		_finish("")
 		return
+	if _arg("only") == "percard_bench":
+		await _percard_bench()
+		_finish("")
+		return
 	if _arg("only") == "layout":
 		await _layout()
 		_finish("")
@@ -255,7 +259,16 @@ func _situations(out: String) -> void:
 func _per_card(out: String) -> void:
 	# The per-card study, small (±50 points, at most 100 matches a card) so it ends fast; the
 	# progress line is read while it runs, then the ranked table, the chart and a row click.
+	# The editor goes on meanwhile: its frames and a 50 ms Timer are counted while it runs.
 	var lines: Array = []
+	var timer := Timer.new()
+	timer.wait_time = 0.05
+	var ticks := [0]
+	timer.timeout.connect(func() -> void: ticks[0] += 1)
+	_panel.add_child(timer)
+	timer.start()
+	var frames := 0
+	var began := Time.get_ticks_msec()
 	_done.erase("percard")
 	_panel.per_card.run(50.0, 100, "random")
 	var limit := Time.get_ticks_msec() + PER_CARD_TIMEOUT_MS
@@ -264,11 +277,21 @@ func _per_card(out: String) -> void:
 		if text != "" and not lines.has(text):
 			lines.append(text)
 		await get_tree().process_frame
+		frames += 1
+	timer.stop()
+	timer.queue_free()
 	if not _done.get("percard", false):
 		_fail("percard", limit)
 		return
 	var shown: Dictionary = _panel.per_card.shown()
 	shown["progress_lines"] = lines
+	shown["running"] = {
+		"frames": frames,
+		"timer_ticks": ticks[0],
+		"wall_ms": Time.get_ticks_msec() - began,
+		"steps": _panel.per_card._job.stats["steps"],
+		"budget_ms_max": _panel.per_card._job.stats["budget_ms_max"]
+	}
 	shown["status"] = _panel.status_text()
 	if out != "":
 		shown["csv"] = _panel.export_csv("percard", out + "/percard.csv")
@@ -279,6 +302,63 @@ func _per_card(out: String) -> void:
 	shown["selected"] = _panel.table.selected_cell()
 	shown["selected_id"] = _panel.table.row(shown["selected"][0]).get("id", "")
 	_emit("percard", shown, _panel.rows("percard"))
+
+
+func _percard_bench() -> void:
+	# benchmarks/bench_panel_percard.py: the per-card study on the good deck, once per driver
+	# mode (--modes=fixed,adaptive: sim_job.gd's former fixed 60 ms steps, then its adaptive
+	# budget), at --precision points and --cap matches (default: the CLI's defaults), --seed,
+	# player random. Prints each run's wall time, frames, the job's stats, a 0.1 s Timer's
+	# timeouts meanwhile and the ranking (card, Δ).
+	_panel.set_deck(GOOD)
+	var precision := float(_arg("precision")) if _arg("precision") != "" else 0.07
+	var cap := int(_arg("cap")) if _arg("cap") != "" else 400000
+	var job: RefCounted = _panel.per_card._job
+	_panel._simulate._seed.value = int(_arg("seed")) if _arg("seed") != "" else 0
+	var timer := Timer.new()
+	timer.wait_time = 0.1
+	var ticks := [0]
+	timer.timeout.connect(func() -> void: ticks[0] += 1)
+	_panel.add_child(timer)
+	for mode: String in (_arg("modes") if _arg("modes") != "" else "adaptive").split(","):
+		job.adaptive = mode != "fixed"
+		_done.erase("percard")
+		ticks[0] = 0
+		timer.start()
+		var frames := 0
+		var longest := 0
+		var began := Time.get_ticks_msec()
+		var last := began
+		_panel.per_card.run(precision, cap, "random")
+		var limit := began + 1800000
+		while not _done.has("percard") and Time.get_ticks_msec() < limit:
+			await get_tree().process_frame
+			frames += 1
+			longest = maxi(longest, Time.get_ticks_msec() - last)
+			last = Time.get_ticks_msec()
+		timer.stop()
+		if not _done.get("percard", false):
+			_fail("percard", limit)
+			return
+		var ranking: Array = []
+		for card: Dictionary in _panel.results["percard"]["cards"]:
+			ranking.append([card["card"], card["diff_pp"]])
+		_emit(
+			"percard_bench",
+			{
+				"mode": mode,
+				"bridge": _panel._link.bridge.kind(),
+				"wall_s": (Time.get_ticks_msec() - began) / 1000.0,
+				"frames": frames,
+				"longest_frame_ms": longest,
+				"timer_ticks": ticks[0],
+				"stats": job.stats,
+				"matches": _panel.results["percard"]["matches_played"],
+				"kernel": _panel.results["percard"].get("kernel", ""),
+				"ranking": ranking
+			},
+			0
+		)
 
 
 func _inprocess() -> void:
