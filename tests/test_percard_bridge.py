@@ -35,6 +35,9 @@ def test_per_card_job_gives_the_figures_of_the_cli():
     done = [s["done"] for s in steps]
     assert done == sorted(done) and done[-1] == steps[-1]["total"]
     assert all(s["done"] <= s["total"] for s in steps)
+    # step_ms: how long each step played (the Godot 4 panel sizes its next budget by it); a
+    # step stops at the first chunk past its budget (a 500-match chunk: well under 1 s)
+    assert all(isinstance(s["step_ms"], float) and 0 < s["step_ms"] < 200 + 1000 for s in steps)
     result = steps[-1]["result"]
     proc = subprocess.run([sys.executable, "-m", "sorteio.cli", "simulate", "--per-card",
                            "--precision", "2", "--max-matches", "4000", "--seed", "5", "--json"],
