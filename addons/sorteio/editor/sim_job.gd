@@ -6,11 +6,12 @@ extends RefCounted
 ## stopped. The figures are Python's; this only drives the job.
 ##
 ## How long each step works (its [code]budget_ms[/code]) adapts to what the editor costs
-## between steps (issue 15, "the per-card study took 176 s in the panel, 16 s in the CLI"):
-## measured under Xvfb, a fixed 60 ms step left Python working ~10% of the wall time, as every
-## step also waited for the socket reply's frame and one more editor frame of several hundred
-## ms. Now each step's budget is [constant PYTHON_SHARE] of the cycle: the time between two
-## steps that Python did not work (its reply's [code]step_ms[/code]) sets the next budget.
+## between steps (issue 15: the per-card study took 126-176 s in the panel, ~19 s in the CLI):
+## measured under Xvfb (benchmarks/bench_panel_percard.py), a fixed 60 ms step left Python
+## working 28% of the wall time, as every step was followed by an editor frame that redrew the
+## progress (~170 ms in software OpenGL). Now each step's budget is [constant PYTHON_SHARE] of
+## the cycle: the time between two steps that Python did not work (its reply's
+## [code]step_ms[/code]) sets the next budget.
 ## On the socket bridge Python is another process and the editor keeps drawing frames while it
 ## works, so the budget may be long ([constant MAX_BUDGET_MS]); on the in-process bridge a step
 ## runs inside the editor's frame, so it stays at most [constant MAX_BLOCKING_BUDGET_MS] (the
