@@ -12,10 +12,11 @@ frames and the longest one, a 0.1 s Timer's timeouts, the largest progress reply
 the ranking equals the CLI's; with the load average before and after (the machine is shared).
 
 The panel talks to ``sorteio serve`` over a socket here (the default for a project without the
-Python GDExtension), with the default kernel (the C one when built).
+Python GDExtension), with the default kernel (the C one when built); ``--inprocess`` installs
+the Python GDExtension (build/gdextension) so it runs on the editor's own Python instead.
 
 Usage: python benchmarks/bench_panel_percard.py [--precision 0.07] [--cap 400000] [--seed 0]
-       [--modes fixed,adaptive] [--json FILE]
+       [--modes fixed,adaptive] [--inprocess] [--json FILE]
 """
 
 import argparse
@@ -49,7 +50,13 @@ def _children_cpu() -> float:
 
 def panel_runs(tmp: Path, args) -> list:
     project = designer_project(tmp / "designer")
-    import_project(project)
+    allowed: tuple = ()
+    if args.inprocess:  # the Python GDExtension: the panel runs on its Python, in the editor
+        from godot4_python_runtime import NOISE, install_extension
+
+        install_extension(project)
+        allowed = NOISE
+    import_project(project, allowed=allowed)
     command = ["timeout", "-k", "5", "3600", godot4(), "--editor", "--path", str(project),
                "--rendering-driver", "opengl3", "--audio-driver", "Dummy", "--resolution",
                "1280x800", "--", "--only=percard_bench", f"--precision={args.precision}",
@@ -88,6 +95,9 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=400000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--modes", default="fixed,adaptive")
+    parser.add_argument("--inprocess", action="store_true",
+                        help="install the Python GDExtension in the project: the panel then "
+                             "runs on the editor's own Python (in-process bridge)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench_panel_percard_") as name:
