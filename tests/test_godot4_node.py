@@ -369,3 +369,14 @@ def test_a_game_joining_a_server_older_than_deck_text_sends_a_copy_and_says_so(g
     warnings = [line for line in run.log.splitlines() if line.startswith("WARNING:")]
     assert len(warnings) == 1, warnings  # said once, though two requests sent a copy
     assert left_in_user_dir(home, game) == []
+
+
+def test_load_state_with_a_deck_made_in_code_on_the_scripted_bridge(game, tmp_path):
+    """QA on the scripted bridge (no Python): load_state(save, deck) sends the deck made in
+    code as deck_text and remembers it for a save of deck ""; empty_deck passes through."""
+    run = run_script(game, "test_deck_in_code_scripted.gd", home=tmp_path / "home")
+    run.passed(
+        "load_state(save, deck) sends its text", "a save of \"\" loads into it again",
+        "another deck's text is a script_mismatch naming deck_text",
+        "a scripted empty_deck reaches the game with its code",
+    )
