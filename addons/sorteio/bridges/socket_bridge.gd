@@ -327,7 +327,8 @@ func _authenticate() -> void:
 			)
 		)
 		return
-	_features = reply.get("result", {}).get("features", [])
+	var features: Variant = reply.get("result", {}).get("features", [])
+	_features = features if features is Array else []
 	_status = "ready"
 	became_ready.emit()
 

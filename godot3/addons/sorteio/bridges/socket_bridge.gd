@@ -291,7 +291,8 @@ func _poll_connection() -> void:
 		# Authenticate now: the server closes a connection that sends no request with the token
 		# within its AUTH_TIMEOUT (10 s), and a game may wait longer before its first call.
 		var reply := request("ping", {})
-		_features = reply.get("result", {}).get("features", []) if reply.get("ok", false) else []
+		var features = reply.get("result", {}).get("features", []) if reply.get("ok") else []
+		_features = features if typeof(features) == TYPE_ARRAY else []
 		if not reply.get("ok", false) and _status == "ready":
 			var error: Dictionary = reply.get("error", {})
 			_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
