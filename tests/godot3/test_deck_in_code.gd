@@ -21,7 +21,7 @@ func _init() -> void:
 
 func _run() -> void:
 	var sorteio: Node = root.get_node("Sorteio")
-	sorteio.print_warnings = false  # the provoked errors are checked here
+	# print_warnings stays on (the old server's note is printed once); the second node's is off.
 	sorteio.connect("error_occurred", t, "on_error_occurred")
 	yield(t.wait_ready(self, sorteio), "completed")
 	print("BRIDGE %s" % sorteio.bridge_kind)

@@ -253,11 +253,13 @@ func _copy(text: String, file_name: String) -> String:
 
 func _takes_text() -> bool:
 	# False when the bridge's server predates deck_text (docs/protocol.md "Decks sent as text"):
-	# it would ignore the text and look for a file named like the deck. Said once per node.
+	# it would ignore the text and look for a file named like the deck. Said once per node (with
+	# its print_warnings on).
 	var bridge: SorteioBridge = _bridge.get_ref() as SorteioBridge if _bridge != null else null
 	if bridge == null or bridge.takes_deck_text():
 		return true
-	if not _old_server_said:
+	var node: Object = report.get_object()  # the node: its print_warnings, as for deck_updated
+	if not _old_server_said and (node == null or node.get("print_warnings") != false):
 		_old_server_said = true
 		push_warning("sorteio: " + old_server_note())
 	return false

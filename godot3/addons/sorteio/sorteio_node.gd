@@ -941,7 +941,7 @@ func _deck_resource_for_python(resource: Resource) -> Dictionary:
 
 func _carried(text: String, name: String) -> Dictionary:
 	if _bridge != null and _bridge.has_method("takes_deck_text") and not _bridge.takes_deck_text():
-		if not _old_server_said:  # it ignores deck_text: a copy it can read, said once
+		if print_warnings and not _old_server_said:  # it ignores deck_text: a copy, said once
 			_old_server_said = true
 			push_warning("sorteio: " + NodeTexts.old_server_note())
 		return {"deck": _deck_copy(text, "deck.json")}
