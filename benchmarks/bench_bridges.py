@@ -90,14 +90,17 @@ def project() -> Path:
     return target
 
 
-def run_one(where: Path, mode: str, entry: str, matches: int, server: str) -> List[dict]:
+def run_one(where: Path, mode: str, entry: str, matches: int, server: str,
+            timeout: int = 600) -> List[dict]:
+    """The BENCH lines of one Godot 3 process; exits with its log when it failed (a SCRIPT
+    ERROR leaves Godot 3 running: it ends at ``timeout`` seconds)."""
     env = dict(os.environ, LANG="en_US.UTF-8", SORTEIO_PYTHON=server or sys.executable)
     env.pop("LC_ALL", None)
     env.pop("SORTEIO_BRIDGE_FILE", None)
     xdg = WORK / "xdg"
     (xdg / "godot" / "app_userdata" / "Sorteio demo").mkdir(parents=True, exist_ok=True)
     env["XDG_DATA_HOME"] = str(xdg)
-    args = ["timeout", "600", "godot3-server", "--path", str(where), "-s",
+    args = ["timeout", str(timeout), "godot3-server", "--path", str(where), "-s",
             "res://bench/bridges_compare.gd", "--", f"--mode={mode}", f"--matches={matches}"]
     if entry:
         args.append(f"--entry={entry}")

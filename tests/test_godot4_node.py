@@ -208,11 +208,15 @@ def test_the_scripted_bridge_replays_a_recorded_match_with_no_python(project, tm
     assert not mark.exists(), "the scripted bridge ran a Python"
 
 
-def test_a_save_made_by_the_godot_3_addon_loads_in_godot_4(tmp_path):
+@pytest.mark.parametrize("deck_file", ["decks/padrao.json", "decks/padrao.sorteio.json"])
+def test_a_save_made_by_the_godot_3_addon_loads_in_godot_4(deck_file, tmp_path):
     """Issue 13: a Godot 3 save loads in the Godot 4 addon (one Python handler behind both) and
     the match continues exactly (determinism: the RNG state and every counter are in the save).
     The save is made now by the Godot 3 addon in Godot 3.2.3 on the Godot 3 demo; the Godot 4
-    project holds the same deck at the same res:// path."""
+    project holds the same deck at the same res:// path, or renamed to ``.sorteio.json`` as
+    "Moving from Godot 3" asks (the Godot 4 importer takes that extension only): the save,
+    which names ``res://decks/padrao.json``, then loads the renamed file and is saved again
+    under its new name (QA h-qa13: it was refused with "no deck file at res://decks/padrao.json")."""
     from test_godot_engine import DEMO
     from test_godot_engine import SCRIPTS as GODOT3_SCRIPTS
     from test_godot_engine import run_godot as run_godot3
@@ -223,13 +227,14 @@ def test_a_save_made_by_the_godot_3_addon_loads_in_godot_4(tmp_path):
                              name="save_for_godot4")
     assert result.returncode == 0 and "GODOT-TEST passed" in log, log[-3000:]
     deck = (DEMO / "decks" / "padrao.json").read_text("utf-8")
-    project = make_project(tmp_path / "g4", files={"decks/padrao.json": deck})
-    run = run_script(project, "test_godot3_save.gd", f"--save={out}", home=tmp_path / "home")
+    project = make_project(tmp_path / "g4", files={deck_file: deck})
+    run = run_script(project, "test_godot3_save.gd", f"--save={out}",
+                     f"--saved-deck=res://{deck_file}", home=tmp_path / "home")
     run.passed(
         "a Godot 3 save loads",
         "its pending card is back",
         "the match continues as it did in Godot 3",
-        "saved again under the same res:// deck",
+        "saved again under the deck's res:// path",
     )
 
 

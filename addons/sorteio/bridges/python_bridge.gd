@@ -153,8 +153,15 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	return parse_reply(text)
 
 
-## Lets the Python side go (a slow request still running finishes in its thread, unread).
+## Lets the Python side go: a slow request still running, or a replaced match still being
+## freed, stops in its thread at its next piece (a few ms), unanswered, without this call
+## waiting for it. The node closes its bridge on [code]_exit_tree[/code], on the window's close
+## request and when it is freed, so a game that quits mid-request leaves no Python thread
+## running into the interpreter's exit (issue 13; one that is left is stopped and waited for
+## there, at most 3 s: [code]sorteio.bridge.inprocess.EXIT_WAIT[/code]).
 func close() -> void:
+	if _python != null:
+		_python.call("close")
 	_python = null
 	_session += 1
 

@@ -80,7 +80,7 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 func for_load(saved: String, deck: Variant, in_code: SorteioDeck, resource: SorteioDeck) -> Array:
 	var note: String = ""
 	if typeof(deck) == TYPE_NIL:
-		deck = saved
+		deck = renamed_for_godot4(resolved(saved))  # a Godot 3 save after the guide's rename
 		if saved == "" and in_code != null:
 			deck = in_code
 		elif saved == "" and resource != null and resource.resource_path == "":
@@ -116,6 +116,22 @@ static func resolved(path: String) -> String:
 	if path.is_absolute_path() or (not "/" in path and path.get_extension() != "json"):
 		return path
 	return "res://" + path.trim_prefix("./")
+
+
+## A save's deck [param path] as this project has it: a Godot 3 save names its deck
+## [code]res://decks/x.json[/code], and "Moving from Godot 3" has the file renamed to
+## [code]x.sorteio.json[/code] for the Godot 4 importer; when the old file is gone and the renamed
+## one is there, the renamed one (a new save then names it). Any other path is kept.
+static func renamed_for_godot4(path: String) -> String:
+	if not path.begins_with("res://") or path.get_extension() != "json":
+		return path
+	if path.ends_with(".sorteio.json") or FileAccess.file_exists(path):
+		return path
+	var renamed: String = path.get_basename() + ".sorteio.json"
+	# In an export the renamed deck may be there only as its imported SorteioDeck.
+	if FileAccess.file_exists(renamed) or ResourceLoader.exists(renamed):
+		return renamed
+	return path
 
 
 ## The deck params of [code]new_match[/code] / [code]load[/code] for [param path]:

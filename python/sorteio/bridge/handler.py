@@ -73,6 +73,7 @@ from ..loader import (
     require_drawable,
     resolve_deck_path,
 )
+from ..pieces import stop_point
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
 
@@ -545,6 +546,7 @@ class RequestHandler:
         deck = load_deck(source or None, in_pieces=self.load_in_pieces, text=text)
         # GDD 06 §1: a match draws its cards from the deck; one with none would be 0 cards long.
         require_drawable(deck, _named_source(source, text))
+        stop_point()  # the in-process bridge closed meanwhile: no engine to build (issue 13)
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -605,6 +607,7 @@ class RequestHandler:
                                _("saved 'deck' must be a path, a name or null"))
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
+        stop_point()  # the in-process bridge closed meanwhile (issue 13)
         engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
