@@ -68,6 +68,10 @@ def designer_project(where: Path) -> Path:
     (project / "decks" / "quebrado.sorteio.json").write_text(
         json.dumps(broken_deck_data(), ensure_ascii=False, indent=2), encoding="utf-8")
     (project / "outro.json").write_text('{"not": "a deck"}', encoding="utf-8")
+    empty = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    empty["cartas"] = []  # a deck started from scratch (QA: it only warns)
+    (project / "decks" / "vazio.sorteio.json").write_text(
+        json.dumps(empty, ensure_ascii=False, indent=2), encoding="utf-8")
     return project
 
 
@@ -175,6 +179,17 @@ def test_table_edits_write_the_file_and_undo_redo_go_through_the_editor(editor_r
     assert "carta 'eco-01': ano: 'dois'" in steps["bad_year"]["error"]
     # Everything undone: the deck file is byte for byte what the designer started with.
     assert md5(editor_run["project"] / "decks" / "bom.sorteio.json") == original
+
+
+def test_the_card_table_opens_an_empty_deck_and_adds_its_first_card(editor_run):
+    """QA: a deck with "cartas": [] cannot start a match (empty_deck, README "Rule decisions"
+    13) but a designer starting one from scratch is not blocked: the table opens it with no row
+    and "new card" writes its first card into the file."""
+    empty = editor_run["panel"]["empty_deck"]["data"]
+    assert empty == {"before": 0, "after": 1, "id": "nova-1"}
+    written = json.loads((editor_run["project"] / "decks" / "vazio.sorteio.json").read_text(
+        "utf-8"))
+    assert [card["id"] for card in written["cartas"]] == ["nova-1"]
 
 
 def test_coverage_and_preview_are_python_answers(editor_run, pt_br):

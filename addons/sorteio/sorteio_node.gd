@@ -97,6 +97,8 @@ const END_OF_MANDATE: String = "end_of_mandate"
 const CODE_BAD_REQUEST: String = "bad_request"
 ## The deck file: missing, unreadable, or invalid (file, card id and field named).
 const CODE_DECK_ERROR: String = "deck_error"
+## [method start_match] on a deck with no card a match can draw (GDD 06 §1; README decision 13).
+const CODE_EMPTY_DECK: String = "empty_deck"
 ## The rules refused: wrong phase, bad option index, a save of another deck.
 const CODE_RULE_ERROR: String = "rule_error"
 ## Nothing started or loaded.
@@ -212,9 +214,10 @@ var _failure_handled: bool = false
 # A start-up failure awaiting its deferred report (a call saying it first clears it: said once).
 var _start_failure_unsaid: bool = false
 var _ending_announced: bool = false
-# The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
-# so a save file never holds this machine's absolute path.
-var _deck_given: String = ""
+# [the deck as the game named it (res:// path, built-in name, "" for the default or one made in
+# code): saved as is, so a save never holds this machine's absolute path; the SorteioDeck made in
+# code (no path to save) the match was started or loaded with, else null].
+var _deck_source: Array = ["", null]
 var _mode_names: Dictionary = {}
 var _line: _CALL_LINE = _CALL_LINE.new()
 var _decks: _DECK_FILES = null
@@ -377,13 +380,7 @@ func choose_side(side: Side) -> bool:
 		else:
 			var option: SorteioOption = current_card.option_on(side)
 			if option == null:
-				_report(
-					(
-						SorteioI18n.t("a carta %s não tem opção no lado %d (ela tem %d opção(ões))")
-						% [current_card.id, side, current_card.options.size()]
-					),
-					CODE_BAD_REQUEST
-				)
+				_report(_MESSAGES.no_option_on(current_card, side), CODE_BAD_REQUEST)
 			else:
 				applied = await _apply(option.index)
 	_line.leave(ticket)
@@ -410,7 +407,7 @@ func save_state() -> Dictionary:
 		var result: Variant = await _request("save", {})
 		if result != null:
 			state = (result as Dictionary).get("state", {})
-			state["deck"] = _deck_given
+			state["deck"] = _deck_source[0]
 	_line.leave(ticket)
 	return state
 
@@ -420,9 +417,12 @@ func save_state() -> Dictionary:
 ## too, replacing any match in play. Anything else ([code]null[/code] from an empty or corrupt
 ## file, text, an Array) is refused with [constant CODE_BAD_REQUEST], the match kept. Emits
 ## [signal state_loaded]; then [method advance] continues (it hands a pending card again).
-func load_state(state: Variant) -> bool:
+## [param deck]: the deck to load it into, a [SorteioDeck] or a path; null: the save's own. A
+## save of a [SorteioDeck] made in code (no path: its deck is "") loads into the one this node's
+## last match used, or a [member deck_resource] made in code; in a new run, pass the deck.
+func load_state(state: Variant, deck: Variant = null) -> bool:
 	var ticket: int = await _line.take()
-	var loaded: bool = await _load_state(state)
+	var loaded: bool = await _load_state(state, deck)
 	_line.leave(ticket)
 	return loaded
 
@@ -465,7 +465,7 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 		return false
 	var reply: Dictionary = result
 	_clear_match()
-	_deck_given = source[0]
+	_deck_source = [source[0], source[2]]
 	_take_deck(reply["deck"])
 	_take(reply["snapshot"])
 	match_started.emit(int(reply["seed"]), deck_info, reply["snapshot"])
@@ -548,7 +548,7 @@ func _advance() -> SorteioCard:
 	return null
 
 
-func _load_state(state: Variant) -> bool:
+func _load_state(state: Variant, deck: Variant) -> bool:
 	var wrong: String = _MESSAGES.not_a_save(state)
 	if wrong != "":
 		_report(wrong, CODE_BAD_REQUEST)
@@ -556,24 +556,24 @@ func _load_state(state: Variant) -> bool:
 	var sent: Dictionary = SorteioBridge.whole_numbers_as_ints(
 		(state as Dictionary).duplicate(true)
 	)
-	var given: Variant = sent.get("deck", "")
+	var saved: Variant = sent.get("deck", "")
 	var params: Dictionary = {"state": sent}
-	if given is String:
-		given = _DECK_FILES.renamed_for_godot4(_DECK_FILES.resolved(given))
+	var source: Array = ["", {}, null, ""]  # a save's deck that is no String: Python refuses it
+	if saved is String or typeof(deck) != TYPE_NIL:
 		if not await _bridge_up():  # before any deck copy, as in _start_match
 			return false
-		var deck_params: Variant = _decks.for_python(given)
-		if deck_params == null:
+		source = _decks.for_load(str(saved), deck, _deck_source[1], deck_resource)
+		if source.is_empty():
 			return false
-		sent["deck"] = deck_params["deck"]  # a deck sent as its text: its name
-		params["deck_text"] = deck_params.get("deck_text")
-	var result: Variant = await _request("load", params)
+		sent["deck"] = source[1]["deck"]  # a deck sent as its text: its name
+		params["deck_text"] = source[1].get("deck_text")
+	var result: Variant = await _request("load", params, source[3])  # [3]: a hint on failure
 	_decks.remove_temporary_files()
 	if result == null:
 		return false
 	var reply: Dictionary = result
 	_clear_match()
-	_deck_given = given if given is String else ""
+	_deck_source = [source[0], source[2]]
 	_take_deck(reply["deck"])
 	_take(reply["snapshot"])
 	_take_ending(reply["ending"])
@@ -680,8 +680,8 @@ func _bridge_up() -> bool:
 	return _bridge != null and _bridge.is_ready()
 
 
-func _request(method: String, params: Dictionary) -> Variant:
-	# The result Dictionary (numbers made ints), or null after error_occurred.
+func _request(method: String, params: Dictionary, note: String = "") -> Variant:
+	# The result Dictionary (numbers made ints), or null after error_occurred (+ note: rule_error).
 	if not await _bridge_up():
 		return null
 	var bridge: SorteioBridge = _bridge  # held: stop_bridge() must not free it mid-request
@@ -699,6 +699,7 @@ func _request(method: String, params: Dictionary) -> Variant:
 	var code: String = str(error.get("code", "unknown"))
 	var message: String = str(error.get("message", SorteioI18n.t("erro desconhecido")))
 	message = _decks.named_as_given(message)  # the deck as the game named it, not Python's path
+	message += note if code == CODE_RULE_ERROR else ""
 	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
 		_failure_handled = true
 		bridge_error = message

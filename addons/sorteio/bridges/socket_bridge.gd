@@ -62,6 +62,8 @@ var _deadline: int = 0
 var _next_id: int = 0
 var _status: String = "idle"
 var _error: String = ""
+# What the server answered in the first ping's features (an older server: none).
+var _features: Array = []
 
 
 func kind() -> String:
@@ -176,6 +178,12 @@ func poll() -> bool:
 		)
 		_stop_child()  # a server that never came up is of no use: do not leave it running
 	return _status == "ready"
+
+
+## True when the server's first ping listed [code]deck_text[/code] in its features (see
+## [method SorteioBridge.takes_deck_text]); a server older than that field lists none.
+func takes_deck_text() -> bool:
+	return "deck_text" in _features
 
 
 ## One frame: 1 MiB (see [method SorteioBridge.max_request_bytes]).
@@ -320,6 +328,8 @@ func _authenticate() -> void:
 			)
 		)
 		return
+	var features: Variant = reply.get("result", {}).get("features", [])
+	_features = features if features is Array else []
 	_status = "ready"
 	became_ready.emit()
 

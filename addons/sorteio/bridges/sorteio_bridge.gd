@@ -125,6 +125,14 @@ func max_request_bytes() -> int:
 	return -1
 
 
+## True when the handler behind this bridge reads a deck's text sent in the request
+## ([code]deck_text[/code], docs/protocol.md "Decks sent as text"); false for an older
+## [code]sorteio serve[/code], which says nothing of it: the node then sends such a deck as a
+## [code]user://[/code] copy, as it does a deck too big for one request.
+func takes_deck_text() -> bool:
+	return true
+
+
 ## Ends the bridge: the server or the Python side stops, its files are removed.
 func close() -> void:
 	pass

@@ -6,10 +6,11 @@ keeps serving. The rules stay in ``sorteio.engine``; this module only translates
 
 Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
 
-- ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``)
+- ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``
+  and ``"features": ["deck_text"]``; a server older than ``deck_text`` answers no ``features``)
 - ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null, ``deck_text``:
   the deck's JSON text or null (``deck`` then only names it)]
-  -> ``{"seed", "deck": <summary>, "snapshot"}``
+  -> ``{"seed", "deck": <summary>, "snapshot"}``; a deck with no drawable card is ``empty_deck``
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
 - ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
   "snapshot"}``; a null draw means the engine closed the turn
@@ -64,7 +65,14 @@ from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 from .. import i18n
 from ..i18n import _
-from ..loader import DeckError, SorteioError, load_deck
+from ..loader import (
+    DeckError,
+    NoDrawableCardError,
+    SorteioError,
+    load_deck,
+    require_drawable,
+    resolve_deck_path,
+)
 from ..pieces import stop_point
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
@@ -74,6 +82,10 @@ PROTOCOL_VERSION = 1
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
                     "simulate_cancel", "sheet_export", "sheet_import",
                     "deck_table", "deck_edit")
+# What this handler takes beyond protocol 1's first release, answered by ``ping`` so a newer
+# game can tell an older ``sorteio serve`` (which answers no ``features``) and send it only what
+# it reads: ``deck_text`` (new_match / load take a deck's JSON text, "Decks sent as text").
+FEATURES = ("deck_text",)
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 
@@ -128,6 +140,13 @@ def _deck_text(params: Dict[str, Any]) -> Optional[str]:
         raise RequestError(protocol.BAD_REQUEST, _("'deck_text' must be the deck's JSON text "
                                                    "or null"))
     return text
+
+
+def _named_source(source: Optional[str], text: Optional[str]) -> str:
+    """How a message names the deck of a request, as ``load_deck`` names it."""
+    if text is not None:
+        return source if source and source.strip() else "(deck)"
+    return str(resolve_deck_path(source or None))
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -350,6 +369,8 @@ class RequestHandler:
         """The reply for an exception raised while answering; a bug is printed, not fatal."""
         if isinstance(exc, RequestError):
             return protocol.error_reply(request_id, exc.code, str(exc))
+        if isinstance(exc, NoDrawableCardError):
+            return protocol.error_reply(request_id, protocol.EMPTY_DECK, str(exc))
         if isinstance(exc, DeckError):
             return protocol.error_reply(request_id, protocol.DECK_ERROR, str(exc))
         if isinstance(exc, SorteioError):
@@ -491,9 +512,11 @@ class RequestHandler:
 
     def _hello(self, request: Dict[str, Any], reply: Dict[str, Any]) -> Dict[str, Any]:
         """A ``ping`` that carried ``lang`` (the hello of a client that names its language) also
-        answers the session's language and the ones we have; an old client's ping is unchanged."""
+        answers the session's language and the ones we have, and ``features``: what this handler
+        takes that older servers did not (``FEATURES``); an old client's ping is unchanged."""
         if reply.get("ok") and request.get("method") == "ping" and request.get("lang") is not None:
-            reply["result"].update(lang=self.lang, languages=list(i18n.LANGUAGES))
+            reply["result"].update(lang=self.lang, languages=list(i18n.LANGUAGES),
+                                   features=list(FEATURES))
         return reply
 
     def _new_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -519,8 +542,10 @@ class RequestHandler:
                 _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
                                                                         seed=seed),
             )
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
-                         text=_deck_text(params))
+        text = _deck_text(params)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces, text=text)
+        # GDD 06 §1: a match draws its cards from the deck; one with none would be 0 cards long.
+        require_drawable(deck, _named_source(source, text))
         stop_point()  # the in-process bridge closed meanwhile: no engine to build (issue 13)
         engine = self.engine_cls(deck, seed=seed)
         result = {

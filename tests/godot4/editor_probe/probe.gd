@@ -17,6 +17,7 @@ const ACTION_TIMEOUT_MS := 120000
 const PER_CARD_TIMEOUT_MS := 240000
 const GOOD := "res://decks/bom.sorteio.json"
 const BROKEN := "res://decks/quebrado.sorteio.json"
+const EMPTY := "res://decks/vazio.sorteio.json"
 
 var _panel: Control = null
 var _done: Dictionary = {}
@@ -210,6 +211,7 @@ func _run() -> void:
 	var shot := _arg("shot")
 	if shot != "":
 		await _shots(shot, out)
+	await _empty_deck()  # last: the shots are of the good deck's table
 	_finish("")
 
 
@@ -468,6 +470,21 @@ func _reimport() -> void:
 	fs.reimport_files(PackedStringArray([BROKEN]))
 	for _i in 10:
 		await get_tree().process_frame
+
+
+## A designer starting a deck from scratch ("cartas": [], which only warns; no match can start on
+## it, README "Rule decisions" 13): the card table opens it empty and adds its first card.
+func _empty_deck() -> void:
+	_panel.set_deck(EMPTY)
+	await _act("table", func() -> void: _panel.load_table())
+	var before: int = _panel.table.card_count()
+	await _act("edit", func() -> void: _panel.add_card())
+	var first: Dictionary = _panel.table.row(0)
+	_emit(
+		"empty_deck",
+		{"before": before, "after": _panel.table.card_count(), "id": first.get("id", "")},
+		0
+	)
 
 
 func _act(action: String, start: Callable, expect_ok: bool = true) -> void:
