@@ -25,6 +25,7 @@ const SETTING_INPROCESS := "sorteio/editor_uses_inprocess_python"
 const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
 ## The class the addon's Python side registers in the extension (see [constant PYTHON_BRIDGE]).
 const PYTHON_CLASS := "SorteioPython"
+## The socket bridge's script (the panel's path without the extension).
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
 ## File name prefix of the panel's socket bridge port file in user://.
 const PORT_FILE_PREFIX := "sorteio_editor_bridge_"
