@@ -336,3 +336,27 @@ def test_godot4_entry_posts_the_semaphore_it_is_given(godot4_entry):
     entry.notify(1, semaphore)
     reply = wait_reply(entry._inprocess, 1)
     assert reply["ok"] is True and semaphore.posts == 1
+
+
+def test_godot4_entry_close_stops_the_bridge_and_posts_nothing_after(godot4_entry):
+    """SorteioPythonBridge.close() calls close(): the game may be quitting (issue 13; the
+    threads' stopping itself: tests/test_bridge_inprocess_quit.py)."""
+    registered, _module = godot4_entry
+    registered[0]().close()  # never used: nothing to stop, no error
+    entry = registered[0]()
+    gate, _threads = _gated(entry._bridge())
+
+    class Semaphore:
+        posts = 0
+
+        def post(self):
+            self.posts += 1
+
+    assert entry.submit(1, '{"id": 1, "method": "new_match", "params": {"seed": 1}}') == ""
+    semaphore = Semaphore()
+    entry.notify(1, semaphore)
+    entry.close()
+    gate.set()
+    _wait_done(entry._inprocess)
+    assert semaphore.posts == 0
+    assert json.loads(entry.take(1))["error"]["code"] == "internal_error"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sorteio.bridge.handler import RequestHandler
-from sorteio.cardtable import FileStyle, parse_effects
+from sorteio.cardtable import FileStyle, TableError, parse_effects
 from sorteio.loader import BUILTIN_DECKS
 
 
@@ -102,6 +102,36 @@ def test_a_bad_cell_names_the_card_and_column_and_writes_nothing(deck):
          "text": "caixa muito"}])
     assert "card 'eco-01': opcoes.0.efeitos: 'caixa muito'" in message
     assert deck.read_text("utf-8") == before
+
+
+def test_a_deck_with_thousands_of_problems_still_fits_a_bridge_frame(tmp_path):
+    """A 6,000-card deck in progress (no texto: one warning a card): validate and a cell edit
+    answered "frame of 1182696 bytes exceeds the 1048576-byte limit", the edit written all the
+    same (QA pass 15). The rows now stop at MAX_PROBLEM_BYTES and the rest are counted."""
+    from sorteio.bridge import designer, protocol
+    from sorteio.synthetic import synthetic_deck
+
+    data = json.loads(synthetic_deck(cards=6000, modes=300).model_dump_json(
+        by_alias=True, exclude_none=True))
+    for card in data["cartas"]:
+        card.pop("texto", None)
+        card["opcoes"][1]["texto"] += " (b)"  # one warning a card: the missing text
+    path = tmp_path / "grande.sorteio.json"
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    total = len(data["cartas"])
+    for method, params in (
+            ("validate", {"deck": str(path)}),
+            ("deck_edit", {"deck": str(path), "edits": [
+                {"op": "set", "index": 0, "card": data["cartas"][0]["id"], "column": "titulo",
+                 "text": "Editada"}]})):
+        reply = RequestHandler().handle({"id": 1, "method": method, "params": params})
+        assert reply["ok"], reply
+        assert len(protocol.encode_frame(reply)) <= protocol.MAX_FRAME
+        report = reply["result"] if method == "validate" else reply["result"]["validation"]
+        shown = len(report["warnings"])
+        assert 0 < shown < total and shown + report["more_warnings"] >= total, method
+        assert report["more_errors"] == 0
+    assert designer.MAX_PROBLEM_BYTES <= protocol.MAX_FRAME // 2
 
 
 def test_a_stale_table_cannot_edit_the_wrong_card(deck):
@@ -219,6 +249,15 @@ def test_effects_text_reads_names_signs_and_separators():
     assert parse_effects("SAÚDE -5; caixa: +3, outro=7", names, "x") == {
         "saude": -5, "caixa": 3, "outro": 7}
     assert parse_effects("  ", names, "x") == {}
+    assert parse_effects("caixa \u22125", names, "x") == {"caixa": -5}  # a program's minus
+
+
+@pytest.mark.parametrize("text", ["caixa +8,5", "caixa 8.5", "Saúde -5; caixa +1.000"])
+def test_a_decimal_comma_or_point_in_an_effect_is_refused_as_not_whole(text):
+    """A Brazilian designer's "8,5" was split at its comma ("'5' is not 'name +N'"), and "8.5"
+    became a meter named 'caixa 8.' with an effect of 5 (QA pass 15)."""
+    with pytest.raises(TableError, match=r"'[+-]?\d+[.,]\d+' is not a whole number"):
+        parse_effects(text, {"saude": "Saúde", "caixa": "Caixa"}, "x")
 
 
 cell_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)

@@ -216,7 +216,8 @@ def test_results_export_as_csv_and_png(editor_run):
     # A headless editor draws nothing: the PNG is checked under Xvfb (the screenshot test).
     assert exports == {"csv": 0, "png": 2}  # 2: ERR_UNAVAILABLE
     csv = (editor_run["out"] / "sweep.csv").read_text("utf-8").splitlines()
-    assert csv[0].startswith("#,teto_obrigatorias") and len(csv) == 4
+    # The table as shown: the swept parameter by the controls' words, like the other titles.
+    assert csv[0].startswith("#,T (teto de obrigatórias),catástrofe") and len(csv) == 4
 
 
 def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(editor_run):
@@ -342,6 +343,62 @@ def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp
     # The whole chart, not the part the panel's scroll view shows (a SubViewport of its height).
     percard = json.loads(re.search(r"^PANEL percard_png (.*)$", log, re.M).group(1))["data"]
     assert percard["png"] == 0 and percard["height"] >= percard["chart_height"] > 400, percard
+
+
+def test_the_preview_fills_its_tab_and_no_row_is_cut_off(tmp_path):
+    """Issue 15 "nothing cut off": the Prévia tab's table takes the tab's height (it stayed at
+    its 140-pixel minimum, two rows shown above an empty tab), and every cell with text wraps:
+    the first row's "Ano 2, a partir da vaga 4 de 7 (partida salva no meio do turno)" ended in
+    an ellipsis, as did the match's ending."""
+    project = designer_project(tmp_path / "designer")
+    import_project(project)
+    state = saved_state(tmp_path)
+    run = run_godot(project, ["--editor", "--", "--only=layout", f"--state={state}"],
+                    tmp_path / "home", allowed=ALLOWED, timeout=300, log_name="layout")
+    run.passed()
+    shown = panel_lines(run.log)["preview_layout"]
+    layout = shown["data"]
+    assert shown["rows"] > 3 and layout["tab"] == "Prévia", shown
+    # The tab holds its controls' row above the table and the export button under it (~31 px
+    # each, plus separations): 308 of 382 px here, against the 140 px minimum before.
+    assert layout["tree_height"] >= layout["tab_height"] - 100, layout
+    assert layout["unwrapped"] == [], layout
+
+
+def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_path):
+    """The per-card study's precision starts at the CLI's (±0.07 points, the precision
+    docs/simulator.md measures two seeds agreeing at) and its cap at the CLI's: the field was
+    given 0.2 before its step was set, and a SpinBox snaps a value to its step, so it showed
+    0.01 (a study at ±0.01 runs every card to the cap). The §7 sweep's ranges read "from 6 to
+    8" in an English run (they said "de 6 a 8" in both languages; issue 15 "One language"), and
+    a range chosen backwards sweeps the same values."""
+    from sorteio.sim.percard import DEFAULT_HALF_WIDTH_PP, DEFAULT_MAX_MATCHES
+
+    project = designer_project(tmp_path / "designer")
+    import_project(project)
+    # The editor itself in Brazilian Portuguese (its language follows the OS locale), the
+    # panel in English: the panel's words are drawn as the panel's catalog says, not put
+    # through the editor's ("Preview" was drawn "Visualização", "New" "Novo").
+    run = run_godot(project, ["--editor", "--", "--only=controls"], tmp_path / "home",
+                    env=godot_env(tmp_path / "home", SORTEIO_LANG="en", LANG="pt_BR.UTF-8"),
+                    allowed=ALLOWED, timeout=300, log_name="controls")
+    run.passed()
+    controls = panel_lines(run.log)["controls"]["data"]
+    assert controls["precision"] == pytest.approx(DEFAULT_HALF_WIDTH_PP), controls
+    assert controls["cap"] == DEFAULT_MAX_MATCHES, controls
+    assert set(controls["from"]) == {"from"} and set(controls["to"]) == {"to"}, controls
+    # A range chosen backwards in the controls is the same range (it sent "cartas_por_turno=",
+    # refused as "'' is not an integer or a range like 2..4": the CLI's syntax, in the panel).
+    assert controls["backwards"] == ["cartas_por_turno=6,7,8"], controls
+    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation"} <= set(
+        controls["drawn"]), controls["drawn"]
+    assert not {"Visualização", "Novo", "Desfazer", "Prévia"} & set(controls["drawn"]), (
+        controls["drawn"])
+    # The Problemas tab's column titles were Portuguese in English ("arquivo", "carta", "campo",
+    # "problema"), and a sweep's columns were the parameters' ids ("teto_obrigatorias").
+    headings = panel_lines(run.log)["headings"]["data"]
+    assert headings["validate"] == ["", "file", "card", "field", "problem"], headings
+    assert headings["sweep"][:2] == ["#", "T (mandatory cap)"], headings
 
 
 def test_the_docs_show_the_godot4_panel():

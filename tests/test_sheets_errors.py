@@ -305,6 +305,26 @@ def test_a_csv_cell_names_its_section_row_and_column(tmp_path):
     assert issue.card_id == cells[0] and "'7,5' is not a whole number" in issue.message
 
 
+@pytest.mark.parametrize(("cell", "says"), [
+    ('"O "Centrão" pediu', 'a quote (") inside a cell that starts with one'),
+    ('"Sem fim', 'a quoted cell (") is never closed'),
+])
+def test_a_csv_with_a_stray_quote_names_its_line_and_what_to_do(tmp_path, cell, says):
+    """A quote typed into a cell in a text editor: the line, and how to write it (csv's own
+    "unexpected end of data" named no line and was English in a pt-BR run; QA pass 15)."""
+    lines = _csv_text(tmp_path).split("\r\n")
+    row = lines.index("[cartas]") + 3  # the second card (0-based index into the lines)
+    cells = lines[row].split(";")
+    cells[lines[row - 2].split(";").index("texto")] = cell
+    lines[row] = ";".join(cells)
+    lines = lines[:row + 1]  # the file ends there: no later quote closes the cell
+    path = tmp_path / "quote.csv"
+    path.write_bytes("\r\n".join(lines).encode("utf-8-sig"))
+    [issue] = problems(path)
+    assert issue.cell == f"(line {row + 1})" and says in issue.message, issue
+    assert "unexpected end of data" not in issue.message
+
+
 def test_csv_export_warns_of_text_excel_would_convert(tmp_path):
     deck = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
     deck["cartas"][0]["opcoes"][0]["texto"] = "-5% de impostos"

@@ -746,9 +746,10 @@ func _lose_match_if_in_play(message: String) -> void:
 
 
 func _close_bridge() -> void:
-	if _bridge != null:
-		_bridge.close()
-		_bridge = null
+	var closing: SorteioBridge = _bridge
+	_bridge = null  # first: close() ends waiting requests at once, and their calls find none
+	if closing != null:
+		closing.close()
 	_announced = false
 
 

@@ -55,6 +55,7 @@ OPTION_KEYS = ("texto", "efeitos", "efeitos_atores")
 NEW_CARD_PREFIX = "nova-"
 COPY_SUFFIX = "-copia"
 # An effect in a cell: "caixa +8", "Saúde: -5", "governabilidade=-6"; items split by , or ;
+_DECIMAL = re.compile(r"[+-]?\d+[.,]\d+")
 _EFFECT = re.compile(r"^\s*(?P<name>[^:=]+?)\s*[:=]?\s*(?P<value>[+-]?\s*\d+)\s*$")
 
 
@@ -250,6 +251,14 @@ def parse_effects(text: str, names: Dict[str, str], where: str) -> Dict[str, int
     """``"caixa +8, Saúde -5"`` -> ``{"caixa": 8, "saude": -5}`` (display names become ids;
     ``,`` or ``;`` between items). Raises ``TableError`` naming ``where`` and the item."""
     out: Dict[str, int] = {}
+    text = text.replace("\u2212", "-")  # the minus some programs write (as the sheets read it)
+    # A decimal comma or point ("caixa +8,5", "caixa 8.5", "1.000"): split at the comma it read
+    # as '5' alone, and the point made a meter named 'caixa 8.' with an effect of 5.
+    decimal = _DECIMAL.search(text)
+    if decimal:
+        raise TableError("{where}: {why}".format(where=where, why=_(
+            "{value} is not a whole number (every number of a deck is an integer)").format(
+                value=repr(decimal.group(0)))))
     for item in re.split(r"[;,]", text):
         if not item.strip():
             continue

@@ -12,7 +12,16 @@ command line says (``python -m sorteio.bridge.server``, the frozen ``sorteio-ser
 Pythons we run on (``optional arguments`` until 3.9, ``options`` from 3.10).
 """
 
+from typing import Tuple
+
 from .i18n import N_
+
+
+def ngettext(singular: str, plural: str, n: int) -> Tuple[str, str]:
+    """Marks one of click's plural messages for extraction. click says these with
+    ``gettext.ngettext``, which finds only a catalog entry that has a plural (``msgid_plural``):
+    as two plain entries they stayed English in a pt-BR run ("Did you mean '--policy'?")."""
+    return singular, plural
 
 MESSAGES = (
     N_("Usage:"), N_("Options"), N_("Commands"), N_("Positional arguments"),
@@ -25,11 +34,7 @@ MESSAGES = (
     N_("No such option: {name}"), N_("No such option {name!r}."),
     N_("No such command {name!r}."), N_("Missing command."),
     N_("Option {name!r} does not take a value."),
-    N_("Option {name!r} requires an argument."), N_("Option {name!r} requires {nargs} arguments."),
     N_("Argument {name!r} takes {nargs} values."),
-    N_("Got unexpected extra argument ({args})"), N_("Got unexpected extra arguments ({args})"),
-    N_("Did you mean {possibility}?"), N_("(Did you mean one of: {possibilities}?)"),
-    N_("{value!r} is not {choice}."), N_("{value!r} is not one of {choices}."),
     N_("{value!r} is not a valid {number_type}."), N_("{value} is not in the range {range}."),
     N_("{value!r} is not a valid boolean. Recognized values: {states}"),
     N_("file"), N_("directory"), N_("path"),
@@ -38,6 +43,23 @@ MESSAGES = (
     N_("{name} {filename!r} is not writable."),
     N_("Could not open file {filename!r}: {message}"),
     N_("default: {default}"), N_("env var: {var}"), N_("Aborted!"),
+)
+
+# click 8.1 and 8.2+ (gettext looks a plural up by its singular id alone, so 8.1's other plural
+# wording, "(Possible options: {possibilities})", finds this entry too).
+PLURALS = (
+    ngettext("Option {name!r} requires an argument.",
+             "Option {name!r} requires {nargs} arguments.", 2),
+    ngettext("Got unexpected extra argument ({args})",
+             "Got unexpected extra arguments ({args})", 2),
+    ngettext("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", 2),
+    ngettext("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 2),
+    ngettext("{value!r} does not match the format {format}.",
+             "{value!r} does not match the formats {formats}.", 2),
+    ngettext("Takes {nargs} values but 1 was given.",
+             "Takes {nargs} values but {len} were given.", 2),
+    ngettext("{len_type} values are required, but {len_value} was given.",
+             "{len_type} values are required, but {len_value} were given.", 2),
 )
 
 ARGPARSE = (

@@ -25,6 +25,7 @@ from typing import Any, List, NamedTuple, Optional, Tuple, Union
 
 from .errors import SorteioError
 from .i18n import N_, _
+from .pieces import stop_point
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # 64 MiB: ~60,000 real cards; documented in README.md
 MAX_DIGITS = 4000  # longer integers are refused (CPython's own limit is 4,300 digits)
@@ -195,6 +196,7 @@ def search_windowed(pattern: "re.Pattern[str]", text: str, longest: int,
         if pattern.search(text, start, start + window + longest - 1) is not None:
             return True
         start += window
+        stop_point()  # a closed in-process bridge's thread stops here (sorteio.pieces)
     return False
 
 

@@ -8,7 +8,6 @@ error reports both, not one round after the other (issue 8).
 
 import errno
 import re
-import time
 from pathlib import Path
 from typing import Any, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
@@ -29,6 +28,7 @@ from .jsonfile import (
     scan,
     too_big,
 )
+from .pieces import between_pieces
 from .validation_text import error_text
 
 __all__ = [
@@ -162,7 +162,7 @@ def _validate_in_pieces(data: Any) -> Optional[Deck]:
             built.extend(_CARDS.validate_python(cards[start:start + CARDS_PER_PIECE]))
         except ValidationError:
             return None
-        time.sleep(0)  # lets a thread waiting for the GIL (the game's frame) run now
+        between_pieces()  # the game's frame may take the GIL now; a closed bridge stops here
     # The cards are Card instances now: the deck keeps them as they are (pydantic does not
     # validate a model instance again) and checks the rest, cross-references included.
     return Deck.model_validate({**data, "cartas": built})

@@ -244,6 +244,7 @@ func close() -> void:
 	_remove_own_files()
 	if _status != "failed":
 		_status = "closed"
+	wake_waiters()  # a request still waiting ends now, inside this call, with bridge_down
 
 
 ## Removes the files [code]PREFIX<pid>*.json*[/code] in [param dir_path] of games no longer
@@ -343,28 +344,37 @@ func _check_alive() -> void:
 func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 	var data: PackedByteArray = []
 	var spin_until: int = Time.get_ticks_usec() + SPIN_USEC
+	var waker: FrameWaker = null  # made at the first frame waited (SorteioBridge.FrameWaker)
 	while data.size() < count:
-		if _peer == null:  # close() while this call waited (stop_bridge() after an unawaited call)
+		if _peer == null:  # close() while this call waited (stop_bridge(), or its node freed)
 			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-			return data
+			break
 		_peer.poll()
 		if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-			return data
+			break
 		var available: int = _peer.get_available_bytes()
 		if available > 0:
 			var got: Array = _peer.get_partial_data(mini(available, count - data.size()))
 			if got[0] != OK:
 				_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-				return data
+				break
 			data.append_array(got[1])
 		elif Time.get_ticks_msec() > deadline:
 			_fail(SorteioI18n.t("o servidor do sorteio não respondeu em %d ms") % limit)
-			return data
-		elif Time.get_ticks_usec() < spin_until or _owner == null or not _owner.is_inside_tree():
+			break
+		elif (
+			Time.get_ticks_usec() < spin_until
+			or not is_instance_valid(_owner)
+			or not _owner.is_inside_tree()
+		):
 			OS.delay_usec(20)
 		else:
-			await _owner.get_tree().process_frame  # a slow request: let the game's frames run
+			if waker == null:
+				waker = frame_waker()
+			await waker.woke  # a slow request: let the game's frames run (close() wakes it)
+	if waker != null:
+		waker.stop()
 	return data
 
 

@@ -16,6 +16,7 @@ extends EditorImportPlugin
 
 ## Which Python answers (in process or a short-lived process): [code]editor_python.gd[/code].
 const EditorPython := preload("res://addons/sorteio/editor/editor_python.gd")
+const TabProblems := preload("res://addons/sorteio/editor/tab_problems.gd")
 
 ## Printed colour of an error line in the Output.
 const ERROR_COLOR := "#ff786b"
@@ -118,6 +119,9 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 		rows.append(row)
 		_print_row(row)
 	deck.problems = rows
+	var more := int(result.get("more_errors", 0)) + int(result.get("more_warnings", 0))
+	if more > 0:  # a deck with thousands of problems: the rest are counted
+		print_rich("[color=%s]%s[/color]" % [WARNING_COLOR, SorteioI18n.t(TabProblems.MORE) % more])
 	if result["summary"] is Dictionary:
 		deck.deck_name = str(result["summary"]["nome"])
 	if not deck.valid:

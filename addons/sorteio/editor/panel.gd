@@ -85,6 +85,14 @@ var _deck_shown: String = ""
 func _init() -> void:
 	name = "SorteioPanel"
 	custom_minimum_size = Vector2(0, 320)
+	# The panel's words come from its own catalog (SorteioI18n), already in the run's language:
+	# the editor's catalog must not translate them again ("Preview" was drawn as the pt-BR
+	# editor's "Visualização", "New" as "Novo", in an English panel). Its children inherit.
+	# (Node.auto_translate_mode is Godot 4.3+; on 4.2, Control.auto_translate.)
+	if "auto_translate_mode" in self:
+		set("auto_translate_mode", 2)  # Node.AUTO_TRANSLATE_MODE_DISABLED
+	else:
+		set("auto_translate", false)
 	_build()
 
 

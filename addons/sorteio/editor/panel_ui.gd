@@ -44,9 +44,12 @@ static func button(text: String, action: Callable) -> Button:
 	return made
 
 
-## A spin box from [param low] to [param high] showing [param value].
-static func spin(low: float, high: float, value: float) -> SpinBox:
+## A spin box from [param low] to [param high] in steps of [param step], showing
+## [param value]. The step is set first: a SpinBox snaps a value to its step (0.2 given with
+## the default step of 1 from a minimum of 0.01 became 0.01).
+static func spin(low: float, high: float, value: float, step: float = 1.0) -> SpinBox:
 	var made := SpinBox.new()
+	made.step = step
 	made.min_value = low
 	made.max_value = high
 	made.value = value

@@ -19,6 +19,11 @@ const Chart := preload("res://addons/sorteio/editor/chart.gd")
 const SimJob := preload("res://addons/sorteio/editor/sim_job.gd")
 ## Bars in the chart: the cards with the largest |Δ| (the table and the CSV hold all).
 const CHART_BARS := 25
+## The study's defaults, the CLI's (python/sorteio/sim/percard.py DEFAULT_HALF_WIDTH_PP and
+## DEFAULT_MAX_MATCHES): ±0.07 points is the precision two seeds agree at
+## (docs/simulator.md "Does it hold?"); tests/test_godot4_editor.py keeps them equal.
+const DEFAULT_PRECISION := 0.07
+const DEFAULT_CAP := 400000
 
 ## The ranked cards, one row each.
 var tree: Tree
@@ -44,11 +49,10 @@ func _init(link: Link, settings: Callable) -> void:
 	var row := HFlowContainer.new()
 	add_child(row)
 	row.add_child(Ui.label(SorteioI18n.t("Estudo por carta — precisão (± pontos):")))
-	_precision = Ui.spin(0.01, 50, 0.2)
-	_precision.step = 0.01
+	_precision = Ui.spin(0.01, 50, DEFAULT_PRECISION, 0.01)
 	row.add_child(_precision)
 	row.add_child(Ui.label(SorteioI18n.t("no máximo (partidas por carta):")))
-	_cap = Ui.spin(1, 1000000, 200000)
+	_cap = Ui.spin(1, 1000000, DEFAULT_CAP)
 	row.add_child(_cap)
 	row.add_child(Ui.button(SorteioI18n.t("Estudar cada carta"), func() -> void: run()))
 	row.add_child(Ui.button(SorteioI18n.t("Parar"), stop))

@@ -36,6 +36,7 @@ func _init(link: Link) -> void:
 	row.add_child(_player)
 	tree = Ui.tree(SorteioI18n.t("turno"), 6, [1, 2, 1, 4, 2, 3])
 	var box := VBoxContainer.new()
+	box.size_flags_vertical = SIZE_EXPAND_FILL  # the rows take the tab, not 140 pixels of it
 	Ui.with_export(box, tree, func() -> void: export_requested.emit("preview"))
 	add_child(box)
 
@@ -105,11 +106,13 @@ func show_result(result: Dictionary) -> void:
 					% [int(row["cards"]), SorteioI18n.t(" (turno curto)") if row["short"] else ""]
 				)
 			)
-		for c in 6:
-			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	if result["ending"] != null:
 		var end := tree.create_item(root)
 		end.set_text(0, SorteioI18n.t("fim"))
 		end.set_text(3, str(result["ending"]))
+	# Every row wraps, the start and the ending too (issue 15: nothing cut off).
+	for item: TreeItem in root.get_children():
+		for c in tree.columns:
+			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
 	_link.set_status(SorteioI18n.t("prévia do próximo turno, %s") % start.describe())
 	_link.tabs.current_tab = 3

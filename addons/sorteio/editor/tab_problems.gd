@@ -11,6 +11,8 @@ signal export_requested(what: String)
 
 const Ui := preload("res://addons/sorteio/editor/panel_ui.gd")
 const Link := preload("res://addons/sorteio/editor/panel_link.gd")
+## The last row when a reply left rows out (msgid; the count is how many).
+const MORE := "… e mais %d problema(s), fora desta lista: sorteio validate lista todos"  # i18n
 
 ## The problems, one row each.
 var tree: Tree
@@ -34,7 +36,16 @@ func run() -> void:
 ## Shows a [code]validate[/code] result (also the one a card edit returns), and this tab when
 ## [param switch_tab].
 func show_result(result: Dictionary, switch_tab: bool = true) -> void:
-	var root := Ui.reset(tree, ["", "arquivo", "carta", "campo", "problema"])
+	var root := Ui.reset(
+		tree,
+		[
+			"",
+			SorteioI18n.t("arquivo"),
+			SorteioI18n.t("carta"),
+			SorteioI18n.t("campo"),
+			SorteioI18n.t("problema")
+		]
+	)
 	for row: Dictionary in result["errors"] + result["warnings"]:
 		var item := tree.create_item(root)
 		var error: bool = row["severity"] == "error"
@@ -47,6 +58,15 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 		item.set_metadata(0, row)
 		for c in 5:
 			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
+	# Rows past what one reply carries (a deck with thousands of problems) are counted.
+	var more_errors := int(result.get("more_errors", 0))
+	var more_warnings := int(result.get("more_warnings", 0))
+	if more_errors + more_warnings > 0:
+		var more := tree.create_item(root)
+		more.set_text(0, "…")
+		more.set_text(4, SorteioI18n.t(MORE) % (more_errors + more_warnings))
+		more.set_autowrap_mode(4, TextServer.AUTOWRAP_WORD_SMART)
+		more.set_selectable(0, false)
 	var summary: Variant = result["summary"]
 	if result["valid"]:
 		_link.set_status(
@@ -56,7 +76,7 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 					summary["nome"],
 					int(summary["cards"]),
 					int(summary["playable"]),
-					result["warnings"].size()
+					result["warnings"].size() + more_warnings
 				]
 			),
 			Link.OK_COLOR
@@ -65,7 +85,7 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 		_link.set_status(
 			(
 				SorteioI18n.t("%d problema(s) no baralho; escolha um para ver a carta")
-				% result["errors"].size()
+				% (result["errors"].size() + more_errors)
 			),
 			Link.ERROR_COLOR
 		)
@@ -82,5 +102,6 @@ func _on_problem_selected() -> void:
 	var item := tree.get_selected()
 	if item == null:
 		return
-	var row: Dictionary = item.get_metadata(0)
-	field_chosen.emit(str(row["field"]))
+	var row: Variant = item.get_metadata(0)
+	if row is Dictionary:  # not the "… e mais" row
+		field_chosen.emit(str(row["field"]))

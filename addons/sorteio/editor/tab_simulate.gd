@@ -255,9 +255,13 @@ func _show_result(result: Dictionary) -> void:
 	ids.sort_custom(func(a: String, b: String) -> bool: return cards[a] > cards[b])
 	for card: String in ids:
 		Ui.line(card_tree, card_root, [card, "%.3f" % cards[card]], false)
+	# The swept parameters by the controls' words ("T (teto de obrigatórias)"), not their ids.
+	var labels_by_id := {}
+	for entry: Array in SWEEP:
+		labels_by_id[entry[0]] = SorteioI18n.t(entry[1])
 	var columns: Array = (
 		["#"]
-		+ result["parameters"]
+		+ result["parameters"].map(func(p: String) -> String: return labels_by_id.get(p, p))
 		+ [
 			SorteioI18n.t("catástrofe"),
 			SorteioI18n.t("IC 95%"),
@@ -299,14 +303,12 @@ func _sweep_controls() -> Control:
 		check.text = SorteioI18n.t(entry[1])
 		sweep.add_child(check)
 		_sweep_checks.append(check)
-		var low := Ui.spin(entry[2], entry[3], entry[2])
-		low.step = entry[4]
-		low.prefix = "de"
+		var low := Ui.spin(entry[2], entry[3], entry[2], entry[4])
+		low.prefix = SorteioI18n.t("de")
 		sweep.add_child(low)
 		_sweep_from.append(low)
-		var high := Ui.spin(entry[2], entry[3], entry[3])
-		high.step = entry[4]
-		high.prefix = "a"
+		var high := Ui.spin(entry[2], entry[3], entry[3], entry[4])
+		high.prefix = SorteioI18n.t("a")
 		sweep.add_child(high)
 		_sweep_to.append(high)
 	return sweep
@@ -328,9 +330,11 @@ func _sweep_params(sweep: Dictionary) -> Array:
 		return out
 	for i in SWEEP.size():
 		if _sweep_checks[i].button_pressed:
+			# A range chosen backwards ("de 8 a 6") is the same range: it sent an empty list,
+			# refused in the CLI's syntax ("'' não é um inteiro nem uma faixa como 2..4").
 			var values: Array[String] = []
-			var value := _sweep_from[i].value
-			while value <= _sweep_to[i].value:
+			var value := minf(_sweep_from[i].value, _sweep_to[i].value)
+			while value <= maxf(_sweep_from[i].value, _sweep_to[i].value):
 				values.append(str(int(value)))
 				value += float(SWEEP[i][4])
 			out.append("%s=%s" % [SWEEP[i][0], ",".join(values)])

@@ -45,7 +45,8 @@ if "SorteioPython" not in globals():
         """One in-process handler: ``submit(key, text)`` -> reply text or "" (pending);
         ``submit_deck(key, text, deck_text)``: the same with the params' ``deck_text`` beside;
         ``notify(key, semaphore)``: post ``semaphore`` once ``take(key)`` has the reply;
-        ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve."""
+        ``take(key)`` -> reply text or "" (still pending); ``problem()`` -> why it cannot serve;
+        ``close()``: stop the threads of slow requests (no Semaphore posted afterwards)."""
 
         @godot.method
         def problem(self) -> str:
@@ -84,6 +85,14 @@ if "SorteioPython" not in globals():
                 return self._bridge().take(int(key))
             except Exception as exc:
                 return _failure(f"{type(exc).__name__}: {exc}")
+
+        @godot.method
+        def close(self) -> None:
+            # The bridge's threads stop at their next piece, without waiting here, and post no
+            # Semaphore after this returns (the game may be quitting: issue 13).
+            bridge = getattr(self, "_inprocess", None)
+            if bridge is not None:
+                bridge.close()
 
         def _bridge(self):
             bridge = getattr(self, "_inprocess", None)

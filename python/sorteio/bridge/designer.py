@@ -61,6 +61,11 @@ from ..wording import (
 DEFAULT_MATCHES = 3000  # GDD 06 §7: "3.000 partidas por cenário"
 DEFAULT_BUDGET_MS = 150  # per step: one editor frame may take this long, well under any timeout
 CHUNK = 50  # matches per chunk: a few ms each on the fast kernel
+# The problem rows one reply carries (bytes of JSON): a bridge frame holds 1 MiB, and a deck
+# of a few thousand cards in progress (no texto, placeholder options) has a row or three a card:
+# 6,000 rows made the reply too big, and the panel got only "frame ... exceeds the limit" while
+# the edit had been written. The rest are counted ("more_errors", "more_warnings").
+MAX_PROBLEM_BYTES = 512 * 1024
 MAX_JOBS = 4  # jobs kept at once (an abandoned one is dropped when a fifth starts)
 
 
@@ -91,33 +96,49 @@ def _row(source: str, issue: Any, severity: str) -> Dict[str, Any]:
 def validate(params: Dict[str, Any]) -> Dict[str, Any]:
     """``sorteio validate``: every problem of the deck at once, one row each.
 
-    Result: ``{"file", "valid", "errors": [row], "warnings": [row], "summary"}``, a row being
-    ``{"severity": "error"|"warning", "file", "card_id" (or null), "field", "message"}``;
-    ``summary`` is null for an invalid deck, else ``{"nome", "cards", "playable", "meters",
-    "actors"}``. A broken deck is a normal answer here (``valid: false``), not an error reply.
+    Result: ``{"file", "valid", "errors": [row], "warnings": [row], "summary", "more_errors",
+    "more_warnings"}``, a row being ``{"severity": "error"|"warning", "file", "card_id" (or
+    null), "field", "message"}``; ``summary`` is null for an invalid deck, else ``{"nome",
+    "cards", "playable", "meters", "actors"}``; ``more_*``: rows left out so that the reply
+    fits a bridge frame (``MAX_PROBLEM_BYTES``; ``sorteio validate`` lists every one). A broken
+    deck is a normal answer here (``valid: false``), not an error reply.
     """
     deck_name = _deck_param(params)
     return _report(_source(deck_name), lambda: load_deck(deck_name))
 
 
 def _report(source: str, load: Callable[[], Any]) -> Dict[str, Any]:
-    """``validate``'s result for the deck ``load()`` returns (or the ``DeckError`` it raises)."""
+    """``validate``'s result for the deck ``load()`` returns (or the ``DeckError`` it raises),
+    its rows cut to ``MAX_PROBLEM_BYTES`` (``more_errors`` / ``more_warnings``: how many
+    more there are)."""
     try:
         deck = load()
     except DeckError as exc:
-        return {"file": exc.source, "valid": False,
-                "errors": [_row(exc.source, i, "error") for i in exc.issues],
-                "warnings": [], "summary": None}
-    warnings = deck_warnings(deck)
+        errors, more = _fit([_row(exc.source, i, "error") for i in exc.issues])
+        return {"file": exc.source, "valid": False, "errors": errors, "warnings": [],
+                "summary": None, "more_errors": more, "more_warnings": 0}
+    warnings, more = _fit([_row(source, i, "warning") for i in deck_warnings(deck)])
     return {
         "file": source,
         "valid": True,
         "errors": [],
-        "warnings": [_row(source, i, "warning") for i in warnings],
+        "warnings": warnings,
         "summary": {"nome": deck.nome, "cards": len(deck.cartas),
                     "playable": sum(c.playable for c in deck.cartas),
                     "meters": len(deck.medidores), "actors": len(deck.atores)},
+        "more_errors": 0,
+        "more_warnings": more,
     }
+
+
+def _fit(rows: List[Dict[str, Any]]) -> Tuple[List[Dict[str, Any]], int]:
+    """The first ``rows`` that fit in ``MAX_PROBLEM_BYTES`` of JSON, and how many are left."""
+    size = 0
+    for count, row in enumerate(rows):
+        size += len(json.dumps(row, ensure_ascii=False).encode("utf-8")) + 2
+        if size > MAX_PROBLEM_BYTES:
+            return rows[:count], len(rows) - count
+    return rows, 0
 
 
 def lint(params: Dict[str, Any]) -> Dict[str, Any]:

@@ -66,6 +66,7 @@ from .. import __version__, i18n
 from ..errors import NotASavedMatch
 from ..i18n import _
 from ..loader import DeckError, SorteioError, load_deck
+from ..pieces import stop_point
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
 
@@ -536,6 +537,7 @@ class RequestHandler:
             )
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
+        stop_point()  # the in-process bridge closed meanwhile: no engine to build (issue 13)
         engine = self.engine_cls(deck, seed=seed)
         result = {
             "seed": seed,
@@ -592,6 +594,7 @@ class RequestHandler:
                                _("saved 'deck' must be a path, a name or null"))
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
+        stop_point()  # the in-process bridge closed meanwhile (issue 13)
         try:
             engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
         except NotASavedMatch as exc:  # one sentence naming the field, not one per field

@@ -111,12 +111,21 @@ def read(path: Path) -> Tuple[Dict[str, Any], List[str], List[SheetIssue]]:
     if "\x00" in text:
         nul = next(chr(c) for c in range(0xE000, 0x110000) if chr(c) not in text)
         text = text.replace("\x00", nul)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
-        records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
-                                  strict=True))
+        records = list(reader)
     except csv.Error as exc:
-        raise SheetError(source, [SheetIssue("(file)", None, "", _("not CSV: {reason}").format(
-            reason=exc))]) from None
+        # csv's own words are English and name no line ("unexpected end of data"): the line
+        # where the reader stopped, and what a person does about it.
+        if "end of data" in str(exc):
+            why = _("a quoted cell (\") is never closed: close it, or write a quote inside a "
+                    "cell as two (\"\")")
+        elif "expected after" in str(exc):
+            why = _("a quote (\") inside a cell that starts with one: write it as two (\"\")")
+        else:
+            why = _("not CSV: {reason}").format(reason=exc)
+        raise SheetError(source, [SheetIssue(_("(line {line})").format(line=reader.line_num),
+                                             None, "", why)]) from None
     if nul is not None:
         records = [[value.replace(nul, "\x00") for value in record] for record in records]
     return _sections(records)

@@ -218,6 +218,14 @@ class CardEffect(NamedTuple):
         elif self.flagged:
             text = _("Without this card catastrophe falls {d:.2f} points ({ci}): it puts the "
                      "mandate at risk.").format(d=-d, ci=ci)
+        elif lo > 0 or hi < 0:
+            # Its own interval leaves 0 out, yet it is not flagged: "which the draw alone
+            # produces" beside an interval of -1.77 to -0.23 read as a contradiction.
+            text = _("This card's effect cannot be told from chance: in {matches} matches with "
+                     "and without it catastrophe differs by {d:+.2f} points ({ci}); its "
+                     "interval leaves out zero, but with every card of the deck tested some "
+                     "do by chance alone (Benjamini-Hochberg q {q:.2f}, above 0.05).").format(
+                         matches=self.matches, d=d, ci=ci, q=self.q_value)
         else:
             text = _("This card's effect cannot be told from chance: in {matches} matches with "
                      "and without it catastrophe differs by {d:+.2f} points ({ci}), which the "

@@ -50,6 +50,15 @@ func _run() -> void:
 		await _inprocess()
 		_finish("")
 		return
+	if _arg("only") == "controls":
+		_emit("controls", _controls(), 0)
+		await _headings()
+		_finish("")
+		return
+	if _arg("only") == "layout":
+		await _layout()
+		_finish("")
+		return
 	await _act(
 		"validate",
 		func() -> void:
@@ -308,6 +317,86 @@ func _inprocess() -> void:
 			"count": _panel.table.card_count()
 		},
 		0
+	)
+
+
+## The Simulação tab's controls as a designer finds them: the per-card study's precision and
+## cap, and the words around the §7 sweep's ranges.
+func _controls() -> Dictionary:
+	var simulate: Control = _panel._simulate
+	var shown := {
+		"precision": _panel.per_card._precision.value,
+		"cap": _panel.per_card._cap.value,
+		"from": simulate._sweep_from.map(func(spin: SpinBox) -> String: return spin.prefix),
+		"to": simulate._sweep_to.map(func(spin: SpinBox) -> String: return spin.prefix)
+	}
+	# N from 8 to 6, chosen backwards: the sweep the Simulate button sends.
+	simulate._sweep_checks[0].button_pressed = true
+	simulate._sweep_from[0].value = 8
+	simulate._sweep_to[0].value = 6
+	shown["backwards"] = simulate._sweep_params({})
+	simulate._sweep_checks[0].button_pressed = false
+	# What the editor draws: a Control's text goes through atr(), the editor's own catalog
+	# unless the panel turns that off ("Preview" came out as the pt-BR editor's "Visualização").
+	var drawn: Array = []
+	for button: Node in _panel.find_children("*", "Button", true, false):
+		if button.text != "" and button.is_visible_in_tree():
+			drawn.append(button.atr(button.text))
+	var tabs: TabContainer = _panel._link.tabs
+	for i in tabs.get_tab_count():
+		drawn.append(tabs.get_tab_bar().atr(tabs.get_tab_title(i)))
+	shown["drawn"] = drawn
+	return shown
+
+
+## The column titles of the Problemas tab and of a §7 sweep, as shown.
+func _headings() -> void:
+	await _act(
+		"validate",
+		func() -> void:
+			_panel.set_deck(BROKEN)
+			_panel.run_validate()
+	)
+	_panel.set_deck(GOOD)
+	await _act(
+		"simulate", func() -> void: _panel.run_simulate(20, "random", {"teto_obrigatorias": [2, 3]})
+	)
+	var titles := {}
+	for what: String in ["validate", "sweep"]:
+		var tree: Tree = _panel._trees()[what]
+		var shown: Array = []
+		for c in tree.columns:
+			shown.append(tree.get_column_title(c))
+		titles[what] = shown
+	_emit("headings", titles, 0)
+
+
+func _layout() -> void:
+	# Issue 15 "nothing cut off": the Prévia tab's rows fill the tab (its tree was held at its
+	# minimum height, two rows and an empty tab below), and every cell with text wraps (the
+	# "início" row's "Ano 2, a partir da vaga 4 de 7 (...)" ended in an ellipsis).
+	_panel.custom_minimum_size = Vector2(0, 520)
+	await _act("preview", func() -> void: _panel.run_preview(_arg("state")))
+	for _i in 10:
+		await get_tree().process_frame
+	var tree: Tree = _panel._trees()["preview"]
+	var tab: Control = _panel._link.tabs.get_current_tab_control()
+	var unwrapped: Array = []
+	var item := tree.get_root().get_first_child()
+	while item != null:
+		for c in tree.columns:
+			if item.get_text(c) != "" and item.get_autowrap_mode(c) == TextServer.AUTOWRAP_OFF:
+				unwrapped.append(item.get_text(c))
+		item = item.get_next()
+	_emit(
+		"preview_layout",
+		{
+			"tab": tab.name,
+			"tab_height": tab.size.y,
+			"tree_height": tree.size.y,
+			"unwrapped": unwrapped
+		},
+		_panel.rows("preview")
 	)
 
 
