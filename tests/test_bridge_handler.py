@@ -214,6 +214,39 @@ def test_bad_saved_state_is_refused_and_the_match_kept():
     assert ok(handler, "state")["snapshot"]["year"] == 1
 
 
+@pytest.mark.parametrize("lang, newer, damaged, garbage", [
+    ("en", "this save is newer than this game: it is saved state format 99",
+     "saved state format '1' is not one any sorteio writes",
+     "the saved state's 'engine' is not a saved match (18 of the 18 fields"),
+    ("pt-BR", "este save é mais novo que este jogo: é o formato de estado salvo 99",
+     "o formato de estado salvo '1' não é um que algum sorteio grave",
+     "o 'engine' do estado salvo não é uma partida salva (faltam 18 dos 18 campos"),
+])
+def test_a_refused_save_says_why_and_what_to_do_in_one_line(lang, newer, damaged, garbage):
+    """QA 13: "saved state format 99 is not 1" said what, not what to do; a garbage 'engine'
+    gave 18 "Field required" lines. Each is one line, in the request's language, naming the
+    version or the field and what to do."""
+    import sorteio
+
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    state = ok(handler, "save")["state"]
+    cases = ((dict(state, format=99), newer, ("sorteio " if lang == "en" else "sorteio do ")),
+             (dict(state, format="1"), damaged, "1"),
+             (dict(state, engine={"garbage": 1}), garbage, "'state'"))
+    for bad, says, also in cases:
+        reply = handler.handle({"id": 1, "method": "load", "params": {"state": bad},
+                                "lang": lang})
+        message = reply["error"]["message"]
+        assert reply["error"]["code"] == protocol.BAD_REQUEST, reply
+        assert message.startswith(says) and also in message, message
+        assert len(message.splitlines()) == 1, message
+    newer_message = handler.handle({"id": 1, "method": "load", "lang": lang,
+                                    "params": {"state": dict(state, format=99)}})
+    assert f"({sorteio.__version__})" in newer_message["error"]["message"]
+    assert ok(handler, "state")["snapshot"]["year"] == 1  # the match is kept
+
+
 def test_deck_errors_name_the_problem(tmp_path):
     deck = tmp_path / "ruim.json"
     deck.write_text('{"medidores": []}', encoding="utf-8")

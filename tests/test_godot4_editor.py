@@ -463,6 +463,40 @@ def test_with_the_python_gdextension_installed_the_panel_runs_on_its_python(tmp_
     assert edit["count"] == len(json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))["cartas"])
 
 
+@pytest.mark.parametrize("first", ["import", "editor"])
+def test_with_the_python_gdextension_the_importer_validates_with_no_other_python(tmp_path,
+                                                                                   first):
+    """QA 13: with the extension installed, the deck importer validates on the extension's own
+    Python (editor_python.gd request_inprocess), so a machine with no Python of its own gets
+    every problem, not "could not validate". Measured on Godot 4.6.3: at the project's true
+    first open (no .godot/extension_list.cfg: the extension is loaded during the first scan),
+    headless --import and --editor alike, the addon's Python side is registered before the
+    decks import. That first open also printed 1-3 `ERROR: Index p_idx = 1 is out of bounds`
+    (set_item_icon, upstream's editor integration setting its icon: upstream_fixes.py fix 6):
+    the harness allows no such line, in the first run or the second."""
+    from godot4_python_runtime import NOISE, install_extension
+
+    project = designer_project(tmp_path / "designer")
+    (project / "project.godot").write_text(  # no editor probe: the importer alone
+        (project / "project.godot").read_text("utf-8").replace(
+            ', "res://tests/editor_probe/plugin.cfg"', ""), "utf-8")
+    install_extension(project, opened=False)
+    env = godot_env(tmp_path / "home", SORTEIO_PYTHON=str(tmp_path / "no-python-here"))
+    opens = (["--import"] if first == "import" else ["--editor", "--quit-after", "60"],
+             ["--editor", "--quit-after", "60"])
+    logs = [run_godot(project, args, tmp_path / "home", env=env, allowed=NOISE, timeout=300,
+                      log_name=f"open{n}").log for n, args in enumerate(opens)]
+    first_log = logs[0]
+    assert "out of bounds" not in "".join(logs)
+    assert "no-python-here" not in first_log, first_log[-3000:]
+    broken = broken_deck_data()
+    assert re.search(r"quebrado\.sorteio\.json: carta 'eco-06': cartas\.5\.titulo: ", first_log), \
+        first_log[-3000:]
+    assert f"quebrado.sorteio.json: carta '{broken['cartas'][5]['id']}'" in first_log
+    assert "bom.sorteio.json: " not in first_log  # the good deck: nothing to say
+    assert (project / ".godot" / "extension_list.cfg").exists()  # the editor listed it
+
+
 def test_the_node_plays_the_project_deck_the_panel_checks(tmp_path):
     """One project setting, sorteio/deck, for the panel and the game (issue 15: the panel's
     deck was the package's built-in one, not the deck the game plays)."""

@@ -118,14 +118,19 @@ const CODE_INTERNAL_ERROR: String = "internal_error"
 ## The scripted bridge got a call its script does not have next.
 const CODE_SCRIPT_MISMATCH: String = "script_mismatch"
 
+## Project setting: the socket bridge's Python, read when [member python_executable] is "".
 const SETTING_PYTHON: String = "sorteio/python"
+## Project setting: a running server's port file to join, read when [member bridge_file] is "".
 const SETTING_BRIDGE_FILE: String = "sorteio/bridge_file"
 ## The project's deck, shared with the Sorteio panel ([member deck_path] "" uses it).
 const SETTING_DECK: String = "sorteio/deck"
+## The socket bridge's script ([code]bridges/socket_bridge.gd[/code]), for [method use_bridge].
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+## The scripted test bridge's script ([SorteioScriptedBridge]), for [method use_bridge].
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
 ## Loaded only when present: the in-process bridge ships with the Python GDExtension.
 const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.gd"
+## The [code]format[/code] a [member record_path] recording is written with (and replayed).
 const RECORDING_FORMAT: String = "sorteio-recording/1"
 # The node's parts, each doing one job (node/*.gd): the line calls wait in, the bridge's making,
 # the deck files handed to Python, the recording, messages about misuse.
@@ -197,9 +202,10 @@ var deck_update: PackedStringArray = []
 var bridge_kind: String = ""
 ## Why the bridge failed ("" while it has not).
 var bridge_error: String = ""
-## The message and code of the last [signal error_occurred] (for code that awaits a call and
-## wants to know why it returned false).
+## The message of the last [signal error_occurred] (for code that awaits a call and wants to
+## know why it returned false).
 var last_error: String = ""
+## The code ([code]CODE_*[/code]) of the last [signal error_occurred].
 var last_error_code: String = ""
 
 var _bridge: SorteioBridge = null
@@ -499,7 +505,7 @@ func _draw() -> SorteioCard:
 		current_card = null
 		current_draw = {}
 		var end: Dictionary = reply["turn_end"]
-		_take_ending(reply["ending"])
+		ending = reply["ending"] if reply["ending"] != null else ending
 		turn_ended.emit(int(end["year"]), int(end["cards"]), bool(end["short"]), end["meters"])
 		_announce_ending()
 		return null
@@ -518,7 +524,7 @@ func _apply(option: int) -> bool:
 	_take(reply["snapshot"])
 	current_card = null
 	current_draw = {}
-	_take_ending(reply["ending"])
+	ending = reply["ending"] if reply["ending"] != null else ending
 	var choice: Dictionary = reply["choice"]
 	var chosen: SorteioOption = null
 	if card != null and option >= 0 and option < card.options.size():
@@ -576,7 +582,7 @@ func _load_state(state: Variant, deck: Variant) -> bool:
 	_deck_source = [source[0], source[2]]
 	_take_deck(reply["deck"])
 	_take(reply["snapshot"])
-	_take_ending(reply["ending"])
+	ending = reply["ending"] if reply["ending"] != null else ending
 	_ending_announced = not ending.is_empty()  # an ended match loads as ended, announced once
 	if reply["pending"] != null:
 		current_draw = reply["pending"]
@@ -624,11 +630,6 @@ func _take_deck(summary: Dictionary) -> void:
 	_mode_names = {}
 	for mode: Dictionary in summary.get("modos", []):
 		_mode_names[mode["id"]] = mode["nome"]
-
-
-func _take_ending(value: Variant) -> void:
-	if value != null:
-		ending = value
 
 
 func _announce_ending() -> void:
@@ -779,8 +780,7 @@ func _use(bridge: SorteioBridge, fallback_note: String) -> bool:
 
 
 func _failure_of(bridge: SorteioBridge) -> String:
-	# Why the bridge failed, and, when bridge_mode auto fell back to the socket bridge, why the
-	# in-process one was not used (its missing piece is often the thing to fix).
+	# Why it failed, and why auto fell back from in-process (its missing piece: often the fix).
 	return bridge.failure() + _fallback_note
 
 
@@ -788,9 +788,6 @@ func _install_failed(message: String) -> void:
 	_close_bridge()
 	_failure_handled = false
 	_bridge_failed_at_start(message)
-
-
-# -- reports --------------------------------------------------------------------------------------
 
 
 func _report(message: String, code: String) -> void:

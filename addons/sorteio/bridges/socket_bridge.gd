@@ -9,7 +9,9 @@ extends SorteioBridge
 ## awaits frames until the reply comes or its time runs out. A server that dies turns into
 ## [signal SorteioBridge.failed] at the next poll or request.
 
+## Bytes of a frame's length header (big-endian).
 const HEADER_SIZE: int = 4
+## The largest frame, in bytes, either side sends (1 MiB); a longer one is refused.
 const MAX_FRAME: int = 1048576
 ## A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json.
 const PORT_FILE_PREFIX: String = "sorteio_bridge_"
@@ -36,6 +38,7 @@ const FROZEN_SERVER: String = "sorteio-serve"
 ## Requests that read and compile a deck: the server answers them from a worker thread within
 ## 30 s (else a [code]timeout[/code] reply), so the bridge waits a little longer for them.
 const SLOW_METHODS: PackedStringArray = ["new_match", "load"]
+## How long a [constant SLOW_METHODS] request waits for its reply (milliseconds).
 const SLOW_REQUEST_TIMEOUT_MS: int = 35000
 ## How long a request waits for its reply in place before it lets frames run (microseconds).
 const SPIN_USEC: int = 2000
@@ -49,7 +52,9 @@ var join_existing: bool = false
 ## Absolute path prefixes of the game's files (port files, deck copies) that the server removes
 ## when the game is gone, e.g. killed with SIGKILL ([code]--game-files[/code], docs/protocol.md).
 var game_files: PackedStringArray = []
+## How long [method start] waits for the server's port file and connection (milliseconds).
 var startup_timeout_ms: int = 15000
+## How long any other request waits for its reply (milliseconds).
 var request_timeout_ms: int = 5000
 ## The server child's PID (-1: none, exited, or a joined server).
 var pid: int = -1
@@ -66,6 +71,7 @@ var _error: String = ""
 var _features: Array = []
 
 
+## Always [code]"socket"[/code] ([constant SorteioNode.BRIDGE_SOCKET]).
 func kind() -> String:
 	return "socket"
 
@@ -139,14 +145,17 @@ func live_pid() -> int:
 	return pid
 
 
+## True once connected to the server.
 func is_ready() -> bool:
 	return _status == "ready"
 
 
+## True when start-up failed or the server died.
 func has_failed() -> bool:
 	return _status == "failed"
 
 
+## Why the bridge failed, with what to do ("" while it has not).
 func failure() -> String:
 	return _error
 

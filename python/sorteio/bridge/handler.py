@@ -63,7 +63,8 @@ import sys
 import traceback
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
-from .. import i18n
+from .. import __version__, i18n
+from ..errors import NotASavedMatch
 from ..i18n import _
 from ..loader import (
     DeckError,
@@ -117,6 +118,21 @@ def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
         return engine_cls.from_state(deck, data), []
     engine = engine_cls(deck)
     return engine, restore_state(engine, data)
+
+
+def _format_problem(found: Any) -> str:
+    """Why a saved state of format ``found`` (not ``STATE_FORMAT``) cannot load, and what to do:
+    a higher whole number is a save by a newer sorteio than this one; anything else no sorteio
+    writes (every version so far writes format 1)."""
+    if isinstance(found, int) and not isinstance(found, bool) and found > STATE_FORMAT:
+        return _("this save is newer than this game: it is saved state format {found}, written "
+                 "by a newer version of sorteio, and this one ({version}) reads format "
+                 "{expected}; update the game's sorteio addon to load it").format(
+                     found=found, version=__version__, expected=STATE_FORMAT)
+    return _("saved state format {found!r} is not one any sorteio writes (this version, "
+             "{version}, writes and reads format {expected}): the save is damaged or was not "
+             "made by save; use a state that save returned, unchanged").format(
+                 found=found, version=__version__, expected=STATE_FORMAT)
 
 
 def _id_problem(value: Any) -> Optional[str]:
@@ -596,11 +612,7 @@ class RequestHandler:
         if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
             raise RequestError(protocol.BAD_REQUEST, _("'state' must be a dict returned by save"))
         if state.get("format") != STATE_FORMAT:
-            raise RequestError(
-                protocol.BAD_REQUEST,
-                _("saved state format {format!r} is not {expected}").format(
-                    format=state.get("format"), expected=STATE_FORMAT),
-            )
+            raise RequestError(protocol.BAD_REQUEST, _format_problem(state.get("format")))
         source = state.get("deck")
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST,
@@ -608,7 +620,15 @@ class RequestHandler:
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
         stop_point()  # the in-process bridge closed meanwhile (issue 13)
-        engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
+        try:
+            engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
+        except NotASavedMatch as exc:  # one sentence naming the field, not one per field
+            raise RequestError(protocol.BAD_REQUEST, _(
+                "the saved state's 'engine' is not a saved match ({count} of the {total} fields "
+                "it holds are missing: {fields}): load the 'state' that save returned, "
+                "unchanged").format(count=len(exc.missing), total=exc.total,
+                                    fields=", ".join(exc.missing[:4])
+                                    + (", ..." if len(exc.missing) > 4 else ""))) from None
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None
