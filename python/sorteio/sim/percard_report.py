@@ -7,16 +7,15 @@ import csv
 import html
 import json
 from pathlib import Path
-from typing import List
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, List
 
 from ..i18n import _, current
 from ..wording import Names
 from .percard import DRAW, CardEffect
 from .percard_study import PerCardResult
+
+if TYPE_CHECKING:  # rich is the CLI's ("cli" extra): the bridges' Pythons lack it
+    from rich.console import Console
 
 SHOWN = 25  # rows on the terminal; every card is in the files
 
@@ -47,9 +46,12 @@ def _setup_line(result: PerCardResult) -> str:
                                 played=result.matches_played, rounds=result.rounds)
 
 
-def print_per_card(result: PerCardResult, elapsed: float, out: Console, kernel: str,
+def print_per_card(result: PerCardResult, elapsed: float, out: "Console", kernel: str,
                    names: Names) -> None:
     """The ranked table on the terminal, modes and meters by their display names (issue 8)."""
+    from rich.table import Table
+    from rich.text import Text
+
     effects = result.effects
     base = result.baseline
     out.print(Text(f"{_setup_line(result)} — {elapsed:.1f} s, {kernel}"), soft_wrap=True)
