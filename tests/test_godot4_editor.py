@@ -394,7 +394,8 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
     # A range chosen backwards in the controls is the same range (it sent "cartas_por_turno=",
     # refused as "'' is not an integer or a range like 2..4": the CLI's syntax, in the panel).
     assert controls["backwards"] == ["cartas_por_turno=6,7,8"], controls
-    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation"} <= set(
+    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation",
+            "Export spreadsheet…", "Import spreadsheet…"} <= set(
         controls["drawn"]), controls["drawn"]
     assert not {"Visualização", "Novo", "Desfazer", "Prévia"} & set(controls["drawn"]), (
         controls["drawn"])
