@@ -230,9 +230,12 @@ def test_results_export_as_csv_and_png(editor_run):
     exports = editor_run["panel"]["exports"]["data"]
     # A headless editor draws nothing: the PNG is checked under Xvfb (the screenshot test).
     assert exports == {"csv": 0, "png": 2}  # 2: ERR_UNAVAILABLE
-    csv = (editor_run["out"] / "sweep.csv").read_text("utf-8").splitlines()
+    # A pt-BR run writes for Excel pt-BR (results_csv.gd): a BOM, ';', decimal commas.
+    csv = (editor_run["out"] / "sweep.csv").read_text("utf-8-sig").splitlines()
     # The table as shown: the swept parameter by the controls' words, like the other titles.
-    assert csv[0].startswith("#,T (teto de obrigatórias),catástrofe") and len(csv) == 4
+    assert csv[0].startswith("#;T (teto de obrigatórias);catástrofe") and len(csv) == 4
+    rate = csv[1].split(";")[2]
+    assert re.fullmatch(r"\d+,\d%", rate), csv[1]
 
 
 def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(editor_run):
@@ -259,8 +262,9 @@ def test_the_per_card_study_shows_progress_a_ranked_table_and_a_labelled_chart(e
     assert shown["chart"]["bars"] == len(labels) == 25
     assert [label.rstrip(" *") for label in labels] == [row[0] for row in rows[:25]]
     assert shown["csv"] == 0 and shown["png"] == 2  # headless: no PNG (ERR_UNAVAILABLE)
-    csv = (editor_run["out"] / "percard.csv").read_text("utf-8").splitlines()
-    assert csv[0].startswith("carta,Δ pontos,IC 95%") and len(csv) == 96
+    csv = (editor_run["out"] / "percard.csv").read_text("utf-8-sig").splitlines()
+    assert csv[0].startswith("carta;Δ pontos;IC 95%") and len(csv) == 96
+    assert re.fullmatch(r"[+-]\d+,\d\d", csv[1].split(";")[1]), csv[1]
     assert shown["selected_id"] == rows[0][0] and shown["selected"][1] == "id"
     assert "estudo por carta terminado" in shown["status"]
 
@@ -405,7 +409,8 @@ def test_the_panel_controls_start_at_the_cli_defaults_in_the_run_language(tmp_pa
     # A range chosen backwards in the controls is the same range (it sent "cartas_por_turno=",
     # refused as "'' is not an integer or a range like 2..4": the CLI's syntax, in the panel).
     assert controls["backwards"] == ["cartas_por_turno=6,7,8"], controls
-    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation"} <= set(
+    assert {"Preview", "Simulate", "Validate", "New", "Undo", "Cards", "Simulation",
+            "Export spreadsheet…", "Import spreadsheet…"} <= set(
         controls["drawn"]), controls["drawn"]
     assert not {"Visualização", "Novo", "Desfazer", "Prévia"} & set(controls["drawn"]), (
         controls["drawn"])

@@ -177,6 +177,8 @@ NOT_FOR_PEOPLE = {
     # the file dialogs' patterns (the names after ";" go through the translator)
     "editor/panel.gd": [r"^\*\.[\w.]+ ; (?:JSON|CSV|PNG)$", r"^\*\.sorteio\.json ; $"],
     "editor/start_picker.gd": [r"^\*\.json ; $"],
+    "editor/sheet_actions.gd": [r"^\*\.csv ; CSV$", r"^\*\.xlsx ; $", r"^\.xlsx$",
+                                r"^padrao$"],
 }
 
 
