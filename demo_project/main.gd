@@ -212,7 +212,8 @@ func _on_match_ended(_reason: String, ending: Dictionary) -> void:
 	_show_status()
 	_card_view.show_ending(ending, _summary(ending))
 	if autoplay:  # a terminal user (headless) sees that the match happened and how it ended
-		print("sorteio demo: semente %d: %s" % [_seed_played, Texts.ending(ending)])
+		# One language: the prefix follows the run's, as the ending sentence (Python's) does.
+		print(Texts.t("sorteio demo: semente %d: %s") % [_seed_played, Texts.ending(ending)])
 	if quit_at_end:
 		get_tree().quit(0 if errors == 0 else 1)
 

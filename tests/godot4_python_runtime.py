@@ -59,12 +59,16 @@ def gdextension_runtime() -> Path:
     return Path(result.stdout.strip())
 
 
-def install_extension(project: Path) -> None:
+def install_extension(project: Path, opened: bool = True) -> None:
     """What a user does (addons/sorteio/docs/in_process.md): the extension
-    folder into addons/, the addon's sorteio.pyextension at the project root."""
+    folder into addons/, the addon's sorteio.pyextension at the project root. `opened`: also
+    write the .godot/extension_list.cfg the editor writes at its first open (False: the
+    project's true first open, where Godot loads the extension during its first scan)."""
     runtime = gdextension_runtime()
     shutil.copytree(runtime / EXT, project / EXT, symlinks=True)
     shutil.copy(ROOT / "addons/sorteio/python/sorteio.pyextension", project / "sorteio.pyextension")
+    if not opened:
+        return
     # What the editor writes when it first opens a project holding a .gdextension.
     (project / ".godot").mkdir(exist_ok=True)
     (project / ".godot" / "extension_list.cfg").write_text(f"res://{EXT}/python.gdextension\n")

@@ -269,3 +269,39 @@ def test_designer_requests_work_over_json_text_as_the_in_process_bridge_sends_th
     reply = json.loads(handler.handle_json(json.dumps(
         {"id": 1, "method": "simulate_start", "params": {"deck": "curto", "matches": 50.0}})))
     assert reply["ok"] is True and reply["result"]["total"] == 50
+
+
+def test_the_panels_requests_need_none_of_the_cli_extras(tmp_path):
+    """The Godot 4 panel runs on the GDExtension's Python, which has sorteio and pydantic only
+    (scripts/gdextension.sh: no `cli` or `report` extras). Every panel request, the per-card
+    study included (it once imported rich at the top of its report module), works with click,
+    rich and matplotlib unimportable."""
+    code = r'''
+import importlib.abc, json, sys
+class Blocked(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("rich", "click", "matplotlib"):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Blocked())
+from sorteio.bridge.handler import RequestHandler
+h = RequestHandler()
+def ok(method, **params):
+    reply = h.handle({"id": 1, "method": method, "params": params})
+    assert reply["ok"], (method, reply)
+    return reply["result"]
+ok("validate", deck="padrao")
+ok("lint", deck="padrao")
+ok("preview", deck="padrao", seed=1)
+for extra in ({"matches": 200, "sweep": ["teto_obrigatorias=2..3"]},
+              {"per_card": {"precision": 5.0, "max_matches": 400}}):
+    job = ok("simulate_start", deck="padrao", seed=1, **extra)["job"]
+    while True:
+        step = ok("simulate_step", job=job, budget_ms=200)
+        if step["finished"]:
+            break
+    assert step["result"], step
+print("panel requests ok")
+'''
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          encoding="utf-8", timeout=300)
+    assert proc.returncode == 0 and "panel requests ok" in proc.stdout, proc.stderr[-3000:]

@@ -214,6 +214,39 @@ def test_bad_saved_state_is_refused_and_the_match_kept():
     assert ok(handler, "state")["snapshot"]["year"] == 1
 
 
+@pytest.mark.parametrize("lang, newer, damaged, garbage", [
+    ("en", "this save is newer than this game: it is saved state format 99",
+     "saved state format '1' is not one any sorteio writes",
+     "the saved state's 'engine' is not a saved match (18 of the 18 fields"),
+    ("pt-BR", "este save é mais novo que este jogo: é o formato de estado salvo 99",
+     "o formato de estado salvo '1' não é um que algum sorteio grave",
+     "o 'engine' do estado salvo não é uma partida salva (faltam 18 dos 18 campos"),
+])
+def test_a_refused_save_says_why_and_what_to_do_in_one_line(lang, newer, damaged, garbage):
+    """QA 13: "saved state format 99 is not 1" said what, not what to do; a garbage 'engine'
+    gave 18 "Field required" lines. Each is one line, in the request's language, naming the
+    version or the field and what to do."""
+    import sorteio
+
+    handler = RequestHandler()
+    ok(handler, "new_match", seed=1)
+    state = ok(handler, "save")["state"]
+    cases = ((dict(state, format=99), newer, ("sorteio " if lang == "en" else "sorteio do ")),
+             (dict(state, format="1"), damaged, "1"),
+             (dict(state, engine={"garbage": 1}), garbage, "'state'"))
+    for bad, says, also in cases:
+        reply = handler.handle({"id": 1, "method": "load", "params": {"state": bad},
+                                "lang": lang})
+        message = reply["error"]["message"]
+        assert reply["error"]["code"] == protocol.BAD_REQUEST, reply
+        assert message.startswith(says) and also in message, message
+        assert len(message.splitlines()) == 1, message
+    newer_message = handler.handle({"id": 1, "method": "load", "lang": lang,
+                                    "params": {"state": dict(state, format=99)}})
+    assert f"({sorteio.__version__})" in newer_message["error"]["message"]
+    assert ok(handler, "state")["snapshot"]["year"] == 1  # the match is kept
+
+
 def test_deck_errors_name_the_problem(tmp_path):
     deck = tmp_path / "ruim.json"
     deck.write_text('{"medidores": []}', encoding="utf-8")
@@ -597,3 +630,59 @@ def test_any_request_gets_a_strict_json_reply_and_no_traceback(method, field, ga
     if not reply["ok"]:
         assert reply["error"]["code"] != protocol.INTERNAL_ERROR, (request, reply)
     assert err.getvalue() == "", err.getvalue()
+
+
+def _empty_deck_file(tmp_path, drafts=False):
+    """The short deck with no cards (or, ``drafts``, its cards all drafts)."""
+    data = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    if drafts:
+        for card in data["cartas"]:
+            card["aprendizado"] = {"status": "rascunho"}
+    else:
+        data["cartas"] = []
+    path = tmp_path / "vazio.sorteio.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    return path, data
+
+
+def test_new_match_refuses_a_deck_with_no_cards_as_empty_deck_gdd_06_s1(tmp_path, pt_br):
+    # GDD 06 §1: "O sorteio escolhe as 7 cartas de cada turno (28 por partida)" from the
+    # eligible cards; a deck with none would play a 0-card match silently (README decision 13).
+    path, data = _empty_deck_file(tmp_path)
+    handler = RequestHandler()
+    reply = call(handler, "new_match", deck=str(path), seed=1)
+    assert reply["ok"] is False and reply["error"]["code"] == protocol.EMPTY_DECK
+    assert reply["error"]["message"].startswith(f"{path}: cartas: o baralho não tem cartas")
+    assert call(handler, "draw")["error"]["code"] == protocol.NO_MATCH  # nothing started
+    sent = call(handler, "new_match", deck="res://decks/vazio.json",
+                deck_text=json.dumps(data), seed=1)
+    assert sent["error"]["code"] == protocol.EMPTY_DECK
+    assert sent["error"]["message"].startswith("res://decks/vazio.json: cartas:")
+    english = handler.handle({"id": 1, "method": "new_match", "lang": "en",
+                              "params": {"deck": str(path)}})
+    assert "the deck has no cards: a match needs at least one drawable card" in \
+        english["error"]["message"]
+
+
+def test_new_match_refuses_a_deck_whose_cards_are_all_drafts(tmp_path, pt_br):
+    path, data = _empty_deck_file(tmp_path, drafts=True)
+    reply = call(RequestHandler(), "new_match", deck=str(path))
+    assert reply["error"]["code"] == protocol.EMPTY_DECK
+    cards = len(data["cartas"])
+    assert f"nenhuma das suas {cards} cartas pode ser sorteada" in reply["error"]["message"]
+
+
+def test_an_empty_deck_validates_with_a_warning_and_the_card_table_edits_it(tmp_path):
+    # A designer starting a deck from scratch is not blocked: validate warns, deck_table opens
+    # it, deck_edit adds its first card.
+    path, _ = _empty_deck_file(tmp_path)
+    handler = RequestHandler()
+    report = ok(handler, "validate", deck=str(path))
+    assert report["valid"] is True
+    assert any(row["field"] == "cartas" and "(§1)" in row["message"]
+               for row in report["warnings"])
+    table = ok(handler, "deck_table", deck=str(path))
+    assert table["total"] == 0 and table["rows"] == []
+    edit = ok(handler, "deck_edit", deck=str(path), edits=[{"op": "add"}],
+              expect=table["digest"])
+    assert edit["validation"]["summary"]["cards"] == 1

@@ -362,3 +362,23 @@ def test_turn_errors_name_the_state_file_on_every_line(tmp_path):
     state.write_text(json.dumps(data), encoding="utf-8")
     lines = sorteio("turn", "--state", str(state), check_code=2).stderr.strip().splitlines()
     assert len(lines) == 2 and all(f"{state}: saved match: " in line for line in lines)
+
+
+def test_play_refuses_a_deck_with_no_cards_exit_2_gdd_06_s1(tmp_path):
+    # GDD 06 §1: a match draws 7 cards a turn from the deck; none to draw is bad input, not a
+    # silent 0-card match (README "Rule decisions" 13).
+    data = json.loads(BUILTIN_DECKS["curto"].read_text("utf-8"))
+    data["cartas"] = []
+    deck = tmp_path / "vazio.json"
+    deck.write_text(json.dumps(data), "utf-8")
+    env = {**os.environ, "SORTEIO_LANG": "pt-BR"}
+    proc = sorteio("play", "--deck", str(deck), check_code=2, env=env)
+    assert proc.stdout == ""
+    assert proc.stderr.strip() == (
+        f"erro: {deck}: cartas: o baralho não tem cartas: uma partida precisa de ao menos uma "
+        "carta sorteável (§1); adicione cartas (a tabela de cartas do painel Sorteio edita um "
+        "baralho vazio)")
+    english = sorteio("play", "--deck", str(deck), check_code=2,
+                      env={**os.environ, "SORTEIO_LANG": "en"})
+    assert "cartas: the deck has no cards: a match needs at least one drawable card" in \
+        english.stderr

@@ -395,3 +395,10 @@ def test_a_godot3_game_from_the_zip_exports_the_socket_bridge_and_plays_with_no_
     assert not [line for line in log.splitlines() if ERRORS.search(line)], log[-3000:]
     assert "GAME bridge socket" in log, log[-3000:]
     assert re.search(r'GAME ending \{.*"reason":"[a-z_]+".*\} after \d+ cards', log), log[-3000:]
+
+
+def test_the_package_says_the_version_the_release_carries():
+    """`sorteio.__version__` (named in the bridge's "save is newer" message) is pyproject's."""
+    import sorteio
+
+    assert sorteio.__version__ == VERSION

@@ -329,10 +329,18 @@ def test_windows_export_without_a_frozen_server_for_it_is_refused(exported_socke
 
 def _pack_paths(pack: Path) -> set:
     """The file paths a Godot 4 .pck's directory lists (each a little-endian length, then the
-    path; read loosely: enough to tell which of our files went in)."""
-    names = re.findall(rb"[\x04-\x7f]\x00\x00\x00((?:\.godot|\.python|addons|main|project|sorteio)"
-                       rb"[\x20-\x7e]*?)\x00", pack.read_bytes())
-    return {name.decode() for name in names}
+    path padded with NULs to that length; read loosely: enough to tell which of our files went
+    in). Exactly `length` bytes are read: a path whose length is a multiple of 4 has no NUL
+    after it, and reading up to the next NUL took the bytes of its offset too
+    ("card_table.gdc0i", once a change moved the offsets)."""
+    data = pack.read_bytes()
+    names = set()
+    for found in re.finditer(rb"([\x04-\x7f])\x00\x00\x00"
+                             rb"(?=\.godot|\.python|addons|main|project|sorteio)", data):
+        name = data[found.end():found.end() + found.group(1)[0]].rstrip(b"\x00")
+        if all(0x20 <= byte <= 0x7e for byte in name):
+            names.add(name.decode())
+    return names
 
 
 def _size(folder: Path) -> int:

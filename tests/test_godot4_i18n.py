@@ -133,15 +133,18 @@ def test_the_demo_speaks_the_runs_language(demo, tmp_path, lang, why, meters):
 
 
 def test_the_demo_match_ends_in_the_runs_language(demo, tmp_path):
-    """The same match (seed 7, the autoplay's choices) in each language: the ending sentence is
-    Python's, so it differs between the runs while everything else stays the same."""
+    """The same match (seed 7, the autoplay's choices) in each language: the console line is
+    in one language, its prefix (the demo's catalog) as its ending sentence (Python's); QA 13
+    found `sorteio demo: semente 7: End of mandate...` in an English run."""
     endings = {}
-    for lang in ("pt-BR", "en"):
+    for lang, prefix, ending in (("pt-BR", "sorteio demo: semente 7:", " no ano "),
+                                 ("en", "sorteio demo: seed 7:", " in year ")):
         home = tmp_path / lang
         run = run_godot(demo, ["--", "--autoplay", "--delay=0", "--quit-at-end", "--seed=7"],
                         home=home, env=godot_env(home, SORTEIO_LANG=lang))
-        endings[lang] = run.lines("sorteio demo: semente 7:")
-        assert len(endings[lang]) == 1, run.tail()
+        endings[lang] = run.lines(prefix)
+        assert len(endings[lang]) == 1 and ending in endings[lang][0], run.tail()
+        assert len(run.lines("sorteio demo: ")) == 1, run.tail()  # no line in the other language
     assert endings["pt-BR"] != endings["en"], endings
 
 
@@ -174,6 +177,8 @@ NOT_FOR_PEOPLE = {
     # the file dialogs' patterns (the names after ";" go through the translator)
     "editor/panel.gd": [r"^\*\.[\w.]+ ; (?:JSON|CSV|PNG)$", r"^\*\.sorteio\.json ; $"],
     "editor/start_picker.gd": [r"^\*\.json ; $"],
+    "editor/sheet_actions.gd": [r"^\*\.csv ; CSV$", r"^\*\.xlsx ; $", r"^\.xlsx$",
+                                r"^padrao$"],
 }
 
 

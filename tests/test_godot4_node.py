@@ -299,3 +299,89 @@ def test_the_project_setting_names_the_python(tmp_path_factory, tmp_path):
     env = godot_env(home, SORTEIO_PYTHON=None)
     run = run_script(project, "test_autoplay.gd", "--seed=5", home=home, env=env)
     run.passed("the match ended", "ending consistent")
+
+
+SHORT_DECK = ROOT / "python" / "sorteio" / "decks" / "curto.json"
+
+
+def empty_deck_file(tmp_path):
+    """The short deck with "cartas": [] (valid, with warnings; no match can start on it)."""
+    data = json.loads(SHORT_DECK.read_text("utf-8"))
+    data["cartas"] = []
+    path = tmp_path / "vazio.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    return path
+
+
+def test_a_save_of_a_deck_made_in_code_loads_back_and_an_empty_deck_is_refused(game, tmp_path):
+    """QA: a SorteioDeck made in code has no path, so its save's deck is "": load_state(save)
+    loads it into the deck made in code of the node's last match (or a deck_resource made in
+    code), load_state(save, deck) into the deck given; a node with neither refuses it with a
+    message saying how to pass the deck. GDD 06 §1: start_match on a deck with no card is
+    empty_deck (README "Rule decisions" 13). Over the socket bridge."""
+    run = run_script(game, "test_deck_in_code.gd", f"--deck-file={SHORT_DECK}",
+                     f"--empty-file={empty_deck_file(tmp_path)}", home=tmp_path / "home")
+    run.passed(
+        "a match starts on a deck made in code", "its save names no deck (no path)",
+        "load_state(save) loads into the deck made in code of the last match",
+        "without the deck the default deck refuses it, saying how to pass it",
+        "load_state(save, deck) loads into the SorteioDeck given",
+        "the node remembers that deck for the next load",
+        "a deck that is neither a path nor a SorteioDeck is bad_request, the match kept",
+        "load_state(save, path) loads into that file, and saves name it",
+        "a deck_resource made in code takes a save of deck \"\"",
+        "a deck with no card is refused with empty_deck (GDD 06 §1), no match started",
+    )
+    assert run.lines("BRIDGE ") == ["socket"]
+
+
+def _old_server(tmp_path):
+    """tests/old_server.py (a sorteio serve older than deck_text) on a port file; (proc, file)."""
+    import subprocess
+    import sys
+
+    port_file = tmp_path / "old" / "bridge.json"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "old_server.py"), "--port", "0",
+                             "--port-file", str(port_file)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not port_file.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+        time.sleep(0.05)
+    return proc, port_file
+
+
+def test_a_game_joining_a_server_older_than_deck_text_sends_a_copy_and_says_so(game, tmp_path):
+    """QA: a `sorteio serve` from before decks sent as text ignores deck_text (and its hello
+    lists no features); the node sends a deck made in code as a user:// copy it can read
+    instead of a deck_error, warns once naming the fix, and removes the copy."""
+    proc, port_file = _old_server(tmp_path)
+    home = tmp_path / "home"
+    try:
+        allowed = [(r"WARNING: sorteio: o servidor do sorteio é anterior aos baralhos enviados "
+                    r"como texto \(deck_text\).*pip install -U sorteio", "provoked: an old server")]
+        run = run_script(game, "test_old_server.gd", f"--deck-file={SHORT_DECK}", home=home,
+                         env=godot_env(home, SORTEIO_BRIDGE_FILE=str(port_file)),
+                         allowed=allowed)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    run.passed(
+        "a match starts on a deck made in code through the old server", "and plays",
+        "a save loads back into it", "no deck copy is left in user://",
+    )
+    assert run.lines("BRIDGE ") == ["socket"]
+    warnings = [line for line in run.log.splitlines() if line.startswith("WARNING:")]
+    assert len(warnings) == 1, warnings  # said once, though two requests sent a copy
+    assert left_in_user_dir(home, game) == []
+
+
+def test_load_state_with_a_deck_made_in_code_on_the_scripted_bridge(game, tmp_path):
+    """QA on the scripted bridge (no Python): load_state(save, deck) sends the deck made in
+    code as deck_text and remembers it for a save of deck ""; empty_deck passes through."""
+    run = run_script(game, "test_deck_in_code_scripted.gd", home=tmp_path / "home")
+    run.passed(
+        "load_state(save, deck) sends its text", "a save of \"\" loads into it again",
+        "another deck's text is a script_mismatch naming deck_text",
+        "a scripted empty_deck reaches the game with its code",
+    )

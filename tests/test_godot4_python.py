@@ -189,3 +189,24 @@ def test_auto_falling_back_to_a_failing_socket_names_the_missing_pyextension(tmp
     assert "bridge_mode auto usou a ponte por socket" in error, error
     assert "falta res://sorteio.pyextension" in error, error
     assert "copie addons/sorteio/python/sorteio.pyextension" in error, error
+
+
+def test_a_save_of_a_deck_made_in_code_loads_back_in_process(project, tmp_path):
+    """The socket test of tests/test_godot4_node.py (QA: a SorteioDeck made in code saves its
+    deck as ""; load_state(save) / load_state(save, deck); empty_deck, GDD 06 §1), here on the
+    in-process bridge."""
+    from test_godot4_node import SHORT_DECK, empty_deck_file
+
+    run = run_script(project, "test_deck_in_code.gd", f"--deck-file={SHORT_DECK}",
+                     f"--empty-file={empty_deck_file(tmp_path)}", home=tmp_path / "h",
+                     allowed=NOISE)
+    only_upstream_tracebacks(run.log)
+    assert run.lines("BRIDGE ") == ["python"]
+    run.passed(
+        "a match starts on a deck made in code",
+        "load_state(save) loads into the deck made in code of the last match",
+        "without the deck the default deck refuses it, saying how to pass it",
+        "load_state(save, deck) loads into the SorteioDeck given",
+        "a deck_resource made in code takes a save of deck \"\"",
+        "a deck with no card is refused with empty_deck (GDD 06 §1), no match started",
+    )

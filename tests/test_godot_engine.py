@@ -26,6 +26,7 @@ only when that is impossible (no apt, not root), with the reason.
 """
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -1047,3 +1048,64 @@ def test_the_scripted_bridge_replays_a_recorded_match_with_no_python(tmp_path, g
         "...reported as bridge_down",
     ):
         assert f"CHECK ok {check}" in log
+
+
+DECK_CHECKS = [
+    "a match starts on a deck made in code", "its save names no deck (no path)",
+    "load_state(save) loads into the deck made in code of the last match",
+    "without the deck the default deck refuses it, saying how to pass it",
+    "load_state(save, deck) loads into the SorteioDeck given",
+    "the node remembers that deck for the next load",
+    "a deck that is neither a path nor a SorteioDeck is bad_request",
+    "a deck with no card is refused with empty_deck (GDD 06 §1), no match started",
+    "no deck copy is left in user://",
+]
+
+
+def _deck_files(tmp_path):
+    """(the short deck's path, a copy of it with "cartas": [])."""
+    short = ROOT / "python" / "sorteio" / "decks" / "curto.json"
+    data = json.loads(short.read_text("utf-8"))
+    data["cartas"] = []
+    empty = tmp_path / "vazio.json"
+    empty.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    return [f"--deck-file={short}", f"--empty-file={empty}"]
+
+
+def test_a_save_of_a_deck_made_in_code_loads_back_and_an_empty_deck_is_refused(
+        tmp_path, godot, bridge, bridge_project):
+    """QA (Godot 3 twin of tests/test_godot4_node.py's): a SorteioDeck made in code saves its
+    deck as ""; load_state(save) loads it into that deck, load_state(save, deck) into the deck
+    given, and a node with neither says how to pass it; GDD 06 §1: empty_deck."""
+    log = run_script(tmp_path, "test_deck_in_code.gd", *_deck_files(tmp_path), bridge=bridge,
+                     project=bridge_project, binary=godot["binary"],
+                     allowed=godot.get("allowed", ()), suffix=godot["suffix"])
+    for check in DECK_CHECKS:
+        assert f"CHECK ok {check}" in log
+
+
+def test_a_godot3_game_joining_a_server_older_than_deck_text_sends_copies(tmp_path):
+    """QA: a joined `sorteio serve` older than deck_text (tests/old_server.py: it ignores
+    deck_text and its hello lists no features): the Godot 3 node sends each deck made in code
+    as a user:// copy it reads, says so once, and leaves no copy."""
+    port_file = tmp_path / "old" / "bridge.json"
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "old_server.py"), "--port", "0",
+                             "--port-file", str(port_file)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while not port_file.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+            time.sleep(0.05)
+        env = godot_env(tmp_path)
+        env["SORTEIO_BRIDGE_FILE"] = str(port_file)
+        log = run_script(tmp_path, "test_deck_in_code.gd", *_deck_files(tmp_path),
+                         bridge="socket", env=env)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    for check in DECK_CHECKS:
+        assert f"CHECK ok {check}" in log
+    said = [line for line in log.splitlines()
+            if "o servidor do sorteio é anterior aos baralhos enviados como texto" in line]
+    assert len(said) == 1, said  # once, by the autoload (the second node's print_warnings is off)

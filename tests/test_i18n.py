@@ -325,7 +325,7 @@ def test_a_ping_with_lang_answers_the_sessions_language():
 
     reply = _ask(RequestHandler(), "ping", lang="pt_BR")
     assert reply["result"] == {"pong": True, "protocol": 1, "lang": "pt-BR",
-                               "languages": ["pt-BR", "en"]}
+                               "languages": ["pt-BR", "en"], "features": ["deck_text"]}
 
 
 def test_a_bad_lang_is_bad_request_and_changes_nothing():

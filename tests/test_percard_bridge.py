@@ -68,31 +68,3 @@ def test_per_card_takes_no_sweep_and_cancels_like_a_sweep():
     assert _ok(handler, "simulate_step", job=job, budget_ms=1)["cards"] == 22
     assert _ok(handler, "simulate_cancel", job=job) == {"job": job, "cancelled": True}
 
-
-def test_per_card_job_needs_only_the_core_not_the_cli_extra():
-    """The editor's in-process Python (the Python GDExtension) has the core only (pydantic), not
-    the `cli` extra's rich and click: the per-card study's result (``per_card_json``) used to
-    import rich and failed there with ModuleNotFoundError at the end of the study."""
-    code = """
-import sys
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("rich", "click"):
-            raise ImportError("not installed: " + name)
-sys.meta_path.insert(0, Block())
-from sorteio.bridge.handler import RequestHandler
-h = RequestHandler()
-r = h.handle({"id": 1, "method": "simulate_start",
-              "params": {"per_card": {"precision": 50, "max_matches": 100}}})
-assert r["ok"], r
-while True:
-    s = h.handle({"id": 2, "method": "simulate_step",
-                  "params": {"job": r["result"]["job"], "budget_ms": 1000}})
-    assert s["ok"], s
-    if s["result"]["finished"]:
-        break
-print("cards", s["result"]["result"]["cards_total"])
-"""
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0 and "cards 95" in proc.stdout, proc.stderr[-2000:]

@@ -108,6 +108,30 @@ def test_a_state_that_is_not_an_object_is_refused():
         Engine.from_state(synthetic_deck(), [1, 2, 3])
 
 
+def test_an_object_that_is_no_saved_match_gives_one_line_not_one_per_missing_field():
+    """QA 13: a garbage object as a save printed 18 "Field required" lines; most of the fields
+    missing now give one sentence that says how many, names the first ones and what to give."""
+    from sorteio.errors import NotASavedMatch
+
+    with pytest.raises(NotASavedMatch) as raised:
+        Engine.from_state(synthetic_deck(), {"garbage": 1})
+    message = str(raised.value)
+    assert len(message.splitlines()) == 1, message
+    assert "18 of the 18" in message and "deck, year, phase, slot, ..." in message
+    assert "play --save" in message
+    assert raised.value.missing[:2] == ["deck", "year"] and raised.value.total == 18
+
+
+def test_a_save_missing_a_few_fields_still_names_each_one():
+    saved = Engine(synthetic_deck()).to_state()
+    for name in ("year", "phase", "rng"):
+        del saved[name]
+    with pytest.raises(StateError) as raised:
+        Engine.from_state(synthetic_deck(), saved)
+    lines = str(raised.value).splitlines()
+    assert len(lines) == 3 and all(" required" in line for line in lines), lines
+
+
 # -- issue 10: a save that lost a card already shown -------------------------------------------
 
 def _saves_along_a_match(deck, seed, scene_every=0):

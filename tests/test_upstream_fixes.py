@@ -41,6 +41,31 @@ class _Settings:
 ProjectSettings = _Settings()
 
 
+class _Theme:  # the editor theme: a change propagates to every control unless blocked
+    def __init__(self):
+        self.blocking = False
+        self.icons = {}  # name -> signals blocked when it was set
+
+    def is_blocking_signals(self):
+        return self.blocking
+
+    def set_block_signals(self, enable):
+        self.blocking = enable
+
+    def set_icon(self, name, theme_type, texture):
+        self.icons[name] = self.blocking
+
+
+class _EditorInterface:
+    theme = _Theme()
+
+    def get_editor_theme(self):
+        return self.theme
+
+
+EditorInterface = _EditorInterface()
+
+
 def __getattr__(name):  # upstream binds a class when the module is asked for it
     if name == "Viewport":
         bound.append(name)
@@ -75,7 +100,12 @@ def _register_export_plugin():
     calls.append("export plugin")
 
 
+def _install_icons():  # upstream's sets the PythonScript icon on the editor theme
+    godot.EditorInterface.get_editor_theme().set_icon("PythonScript", "EditorIcons", object())
+
+
 def _init():  # what the editor calls deferred
+    _install_icons()
     _install_commands()
     _register_export_plugin()
 """
@@ -215,3 +245,18 @@ def test_editor_integration_binds_viewport_first_and_leaves_the_export_to_the_ad
     assert ("export plugin" in editor.calls) is registered
     fixes = load_fixes("addons.sorteio.python.upstream_fixes")
     assert not fixes.patch_editor(editor)  # patched once
+
+
+def test_editor_integration_installs_its_icon_without_a_theme_change_storm(upstream):
+    """Fix 6: upstream's ``_install_icons`` set the PythonScript icon on the editor theme with
+    its signals live; on the first open of a project (the extension loaded during the first
+    scan) the theme change reached an editor popup not yet filled and Godot 4.6 printed
+    ``ERROR: Index p_idx = 1 is out of bounds`` (``set_item_icon``) 1-3 times. The icon is now
+    set with the theme's signals blocked, and they are live again afterwards."""
+    godot = importlib.import_module("godot")
+    editor = importlib.import_module("godot._python_extension.editor")
+    load_fixes("addons.sorteio.python.upstream_fixes")
+    editor._init()
+    theme = godot.EditorInterface.get_editor_theme()
+    assert theme.icons == {"PythonScript": True}  # set, with the signals blocked
+    assert theme.is_blocking_signals() is False

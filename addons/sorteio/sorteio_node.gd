@@ -97,6 +97,8 @@ const END_OF_MANDATE: String = "end_of_mandate"
 const CODE_BAD_REQUEST: String = "bad_request"
 ## The deck file: missing, unreadable, or invalid (file, card id and field named).
 const CODE_DECK_ERROR: String = "deck_error"
+## [method start_match] on a deck with no card a match can draw (GDD 06 §1; README decision 13).
+const CODE_EMPTY_DECK: String = "empty_deck"
 ## The rules refused: wrong phase, bad option index, a save of another deck.
 const CODE_RULE_ERROR: String = "rule_error"
 ## Nothing started or loaded.
@@ -116,14 +118,19 @@ const CODE_INTERNAL_ERROR: String = "internal_error"
 ## The scripted bridge got a call its script does not have next.
 const CODE_SCRIPT_MISMATCH: String = "script_mismatch"
 
+## Project setting: the socket bridge's Python, read when [member python_executable] is "".
 const SETTING_PYTHON: String = "sorteio/python"
+## Project setting: a running server's port file to join, read when [member bridge_file] is "".
 const SETTING_BRIDGE_FILE: String = "sorteio/bridge_file"
 ## The project's deck, shared with the Sorteio panel ([member deck_path] "" uses it).
 const SETTING_DECK: String = "sorteio/deck"
+## The socket bridge's script ([code]bridges/socket_bridge.gd[/code]), for [method use_bridge].
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+## The scripted test bridge's script ([SorteioScriptedBridge]), for [method use_bridge].
 const ScriptedBridge := preload("res://addons/sorteio/bridges/scripted_bridge.gd")
 ## Loaded only when present: the in-process bridge ships with the Python GDExtension.
 const PYTHON_BRIDGE_PATH: String = "res://addons/sorteio/bridges/python_bridge.gd"
+## The [code]format[/code] a [member record_path] recording is written with (and replayed).
 const RECORDING_FORMAT: String = "sorteio-recording/1"
 # The node's parts, each doing one job (node/*.gd): the line calls wait in, the bridge's making,
 # the deck files handed to Python, the recording, messages about misuse.
@@ -195,9 +202,10 @@ var deck_update: PackedStringArray = []
 var bridge_kind: String = ""
 ## Why the bridge failed ("" while it has not).
 var bridge_error: String = ""
-## The message and code of the last [signal error_occurred] (for code that awaits a call and
-## wants to know why it returned false).
+## The message of the last [signal error_occurred] (for code that awaits a call and wants to
+## know why it returned false).
 var last_error: String = ""
+## The code ([code]CODE_*[/code]) of the last [signal error_occurred].
 var last_error_code: String = ""
 
 var _bridge: SorteioBridge = null
@@ -212,9 +220,10 @@ var _failure_handled: bool = false
 # A start-up failure awaiting its deferred report (a call saying it first clears it: said once).
 var _start_failure_unsaid: bool = false
 var _ending_announced: bool = false
-# The deck as the game named it (res:// path, built-in name, "" for the default): saved as is,
-# so a save file never holds this machine's absolute path.
-var _deck_given: String = ""
+# [the deck as the game named it (res:// path, built-in name, "" for the default or one made in
+# code): saved as is, so a save never holds this machine's absolute path; the SorteioDeck made in
+# code (no path to save) the match was started or loaded with, else null].
+var _deck_source: Array = ["", null]
 var _mode_names: Dictionary = {}
 var _line: _CALL_LINE = _CALL_LINE.new()
 var _decks: _DECK_FILES = null
@@ -377,13 +386,7 @@ func choose_side(side: Side) -> bool:
 		else:
 			var option: SorteioOption = current_card.option_on(side)
 			if option == null:
-				_report(
-					(
-						SorteioI18n.t("a carta %s não tem opção no lado %d (ela tem %d opção(ões))")
-						% [current_card.id, side, current_card.options.size()]
-					),
-					CODE_BAD_REQUEST
-				)
+				_report(_MESSAGES.no_option_on(current_card, side), CODE_BAD_REQUEST)
 			else:
 				applied = await _apply(option.index)
 	_line.leave(ticket)
@@ -410,7 +413,7 @@ func save_state() -> Dictionary:
 		var result: Variant = await _request("save", {})
 		if result != null:
 			state = (result as Dictionary).get("state", {})
-			state["deck"] = _deck_given
+			state["deck"] = _deck_source[0]
 	_line.leave(ticket)
 	return state
 
@@ -420,9 +423,12 @@ func save_state() -> Dictionary:
 ## too, replacing any match in play. Anything else ([code]null[/code] from an empty or corrupt
 ## file, text, an Array) is refused with [constant CODE_BAD_REQUEST], the match kept. Emits
 ## [signal state_loaded]; then [method advance] continues (it hands a pending card again).
-func load_state(state: Variant) -> bool:
+## [param deck]: the deck to load it into, a [SorteioDeck] or a path; null: the save's own. A
+## save of a [SorteioDeck] made in code (no path: its deck is "") loads into the one this node's
+## last match used, or a [member deck_resource] made in code; in a new run, pass the deck.
+func load_state(state: Variant, deck: Variant = null) -> bool:
 	var ticket: int = await _line.take()
-	var loaded: bool = await _load_state(state)
+	var loaded: bool = await _load_state(state, deck)
 	_line.leave(ticket)
 	return loaded
 
@@ -465,7 +471,7 @@ func _start_match(new_seed: int, deck: Variant) -> bool:
 		return false
 	var reply: Dictionary = result
 	_clear_match()
-	_deck_given = source[0]
+	_deck_source = [source[0], source[2]]
 	_take_deck(reply["deck"])
 	_take(reply["snapshot"])
 	match_started.emit(int(reply["seed"]), deck_info, reply["snapshot"])
@@ -499,7 +505,7 @@ func _draw() -> SorteioCard:
 		current_card = null
 		current_draw = {}
 		var end: Dictionary = reply["turn_end"]
-		_take_ending(reply["ending"])
+		ending = reply["ending"] if reply["ending"] != null else ending
 		turn_ended.emit(int(end["year"]), int(end["cards"]), bool(end["short"]), end["meters"])
 		_announce_ending()
 		return null
@@ -518,7 +524,7 @@ func _apply(option: int) -> bool:
 	_take(reply["snapshot"])
 	current_card = null
 	current_draw = {}
-	_take_ending(reply["ending"])
+	ending = reply["ending"] if reply["ending"] != null else ending
 	var choice: Dictionary = reply["choice"]
 	var chosen: SorteioOption = null
 	if card != null and option >= 0 and option < card.options.size():
@@ -548,7 +554,7 @@ func _advance() -> SorteioCard:
 	return null
 
 
-func _load_state(state: Variant) -> bool:
+func _load_state(state: Variant, deck: Variant) -> bool:
 	var wrong: String = _MESSAGES.not_a_save(state)
 	if wrong != "":
 		_report(wrong, CODE_BAD_REQUEST)
@@ -556,27 +562,27 @@ func _load_state(state: Variant) -> bool:
 	var sent: Dictionary = SorteioBridge.whole_numbers_as_ints(
 		(state as Dictionary).duplicate(true)
 	)
-	var given: Variant = sent.get("deck", "")
+	var saved: Variant = sent.get("deck", "")
 	var params: Dictionary = {"state": sent}
-	if given is String:
-		given = _DECK_FILES.renamed_for_godot4(_DECK_FILES.resolved(given))
+	var source: Array = ["", {}, null, ""]  # a save's deck that is no String: Python refuses it
+	if saved is String or typeof(deck) != TYPE_NIL:
 		if not await _bridge_up():  # before any deck copy, as in _start_match
 			return false
-		var deck_params: Variant = _decks.for_python(given)
-		if deck_params == null:
+		source = _decks.for_load(str(saved), deck, _deck_source[1], deck_resource)
+		if source.is_empty():
 			return false
-		sent["deck"] = deck_params["deck"]  # a deck sent as its text: its name
-		params["deck_text"] = deck_params.get("deck_text")
-	var result: Variant = await _request("load", params)
+		sent["deck"] = source[1]["deck"]  # a deck sent as its text: its name
+		params["deck_text"] = source[1].get("deck_text")
+	var result: Variant = await _request("load", params, source[3])  # [3]: a hint on failure
 	_decks.remove_temporary_files()
 	if result == null:
 		return false
 	var reply: Dictionary = result
 	_clear_match()
-	_deck_given = given if given is String else ""
+	_deck_source = [source[0], source[2]]
 	_take_deck(reply["deck"])
 	_take(reply["snapshot"])
-	_take_ending(reply["ending"])
+	ending = reply["ending"] if reply["ending"] != null else ending
 	_ending_announced = not ending.is_empty()  # an ended match loads as ended, announced once
 	if reply["pending"] != null:
 		current_draw = reply["pending"]
@@ -624,11 +630,6 @@ func _take_deck(summary: Dictionary) -> void:
 	_mode_names = {}
 	for mode: Dictionary in summary.get("modos", []):
 		_mode_names[mode["id"]] = mode["nome"]
-
-
-func _take_ending(value: Variant) -> void:
-	if value != null:
-		ending = value
 
 
 func _announce_ending() -> void:
@@ -680,8 +681,8 @@ func _bridge_up() -> bool:
 	return _bridge != null and _bridge.is_ready()
 
 
-func _request(method: String, params: Dictionary) -> Variant:
-	# The result Dictionary (numbers made ints), or null after error_occurred.
+func _request(method: String, params: Dictionary, note: String = "") -> Variant:
+	# The result Dictionary (numbers made ints), or null after error_occurred (+ note: rule_error).
 	if not await _bridge_up():
 		return null
 	var bridge: SorteioBridge = _bridge  # held: stop_bridge() must not free it mid-request
@@ -699,6 +700,7 @@ func _request(method: String, params: Dictionary) -> Variant:
 	var code: String = str(error.get("code", "unknown"))
 	var message: String = str(error.get("message", SorteioI18n.t("erro desconhecido")))
 	message = _decks.named_as_given(message)  # the deck as the game named it, not Python's path
+	message += note if code == CODE_RULE_ERROR else ""
 	if code == CODE_BRIDGE_DOWN or _bridge.has_failed():
 		_failure_handled = true
 		bridge_error = message
@@ -745,9 +747,10 @@ func _lose_match_if_in_play(message: String) -> void:
 
 
 func _close_bridge() -> void:
-	if _bridge != null:
-		_bridge.close()
-		_bridge = null
+	var closing: SorteioBridge = _bridge
+	_bridge = null  # first: close() ends waiting requests at once, and their calls find none
+	if closing != null:
+		closing.close()
 	_announced = false
 
 
@@ -777,8 +780,7 @@ func _use(bridge: SorteioBridge, fallback_note: String) -> bool:
 
 
 func _failure_of(bridge: SorteioBridge) -> String:
-	# Why the bridge failed, and, when bridge_mode auto fell back to the socket bridge, why the
-	# in-process one was not used (its missing piece is often the thing to fix).
+	# Why it failed, and why auto fell back from in-process (its missing piece: often the fix).
 	return bridge.failure() + _fallback_note
 
 
@@ -786,9 +788,6 @@ func _install_failed(message: String) -> void:
 	_close_bridge()
 	_failure_handled = false
 	_bridge_failed_at_start(message)
-
-
-# -- reports --------------------------------------------------------------------------------------
 
 
 func _report(message: String, code: String) -> void:

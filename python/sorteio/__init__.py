@@ -11,7 +11,7 @@ from importlib import import_module
 
 from .errors import EngineError, SorteioError, StateError
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # as pyproject.toml and both plugin.cfg (tests/test_dist.py)
 __all__ = ["DeckError", "Engine", "EngineError", "SorteioError", "StateError", "load_deck"]
 
 _LAZY = {"Engine": ".engine", "DeckError": ".loader", "load_deck": ".loader"}

@@ -26,7 +26,12 @@ def deck_warnings(deck: Deck) -> List[Issue]:
     out: List[Issue] = []
     playable = sum(ix.playable)
     slots = ix.n_slots * YEARS
-    if playable < slots:
+    if playable == 0:
+        # Not an error: a designer starts a deck from scratch in the card table; a match on it is
+        # refused (``require_drawable``, README "Rule decisions" 13).
+        out.append(Issue(None, "cartas", _("no playable card: a match cannot start on this deck "
+                                           "until it has one (§1)")))
+    elif playable < slots:
         out.append(Issue(None, "cartas", _("{playable} playable cards for {slots} slots: "
                                            "matches will end short (§5, CA-11)").format(
                                                playable=playable, slots=slots)))

@@ -24,7 +24,7 @@ from .engine import DRAWING, ENDED, TURN_START, Engine
 from .errors import SorteioError, StateError
 from .i18n import LANGUAGES, N_, _, install_for_click, ngettext, parse, set_language
 from .jsonfile import loads, printable, read_text
-from .loader import BUILTIN_DECKS, load_deck, resolve_deck_path
+from .loader import BUILTIN_DECKS, load_deck, require_drawable, resolve_deck_path
 from .match import POLICIES, Step, make_policy, play_match, play_turn
 from .narration import (
     Printer,
@@ -191,6 +191,7 @@ def play(deck_path, seed, policy, as_json, stop_after, save_path) -> None:
     _writable(save_path)
     _not_a_deck(save_path, deck_path)
     deck = _load(deck_path)
+    require_drawable(deck, str(resolve_deck_path(deck_path)))  # GDD 06 §1: no 0-card match
     printer = Printer(as_json, Names.of(deck))
     engine = Engine(deck, seed)
     if stop_after is None:

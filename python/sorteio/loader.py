@@ -57,6 +57,31 @@ class DeckError(SorteioError):
         super().__init__("\n".join(format_issue(self.source, issue) for issue in self.issues))
 
 
+class NoDrawableCardError(DeckError):
+    """A deck with no card a match can draw (no ``cartas``, or none approved and outside the
+    impeachment scene): GDD 06 §1 "O sorteio escolhe as 7 cartas de cada turno (28 por
+    partida) ... Parte das cartas elegíveis", and such a deck has none to start from, so a match
+    on it would be 0 cards long. Refused where a match starts (``new_match``, ``sorteio play``);
+    the bridges answer it with the stable code ``empty_deck`` (README "Rule decisions" 13). The
+    deck is still a valid file: ``validate`` warns, and the editor's card table opens and edits
+    it."""
+
+
+def require_drawable(deck: Deck, source: str) -> None:
+    """Raise ``NoDrawableCardError`` (a ``DeckError`` naming ``source`` and the field ``cartas``)
+    when ``deck`` has no playable card (``Card.playable``, §3.1.1); else return."""
+    if any(card.playable for card in deck.cartas):
+        return
+    if deck.cartas:
+        message = _("none of its {cards} cards can be drawn (none is approved outside the "
+                    "impeachment scene, §3.1.1): a match needs at least one drawable card "
+                    "(§1); approve one").format(cards=len(deck.cartas))
+    else:
+        message = _("the deck has no cards: a match needs at least one drawable card (§1); "
+                    "add cards (the Sorteio panel's card table edits an empty deck)")
+    raise NoDrawableCardError(source, [Issue(None, "cartas", message)])
+
+
 def format_issue(source: str, issue: Issue) -> str:
     """``file: card 'id': field: message`` (the card part only when there is a card)."""
     card = _("card '{card}': ").format(card=issue.card_id) if issue.card_id else ""

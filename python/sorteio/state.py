@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from typing_extensions import Literal
 
-from .errors import StateError
+from .errors import NotASavedMatch, StateError
 from .i18n import N_, _
 from .phases import AWAITING_CHOICE, DRAWING, ENDED, TURN_START, YEARS
 from .results import ACTOR, EMERGENCY, METER, Draw, MatchEnd, Obligation, TurnEnd, TurnStart
@@ -175,8 +175,10 @@ def restore_state(engine: Any, data: object) -> List[str]:
     try:
         saved = SavedMatch.model_validate(data)
     except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        _raise_if_not_a_saved_match(errors)
         lines = [f"{'.'.join(str(p) for p in e['loc']) or '(state)'}: {error_text(e)}"
-                 for e in exc.errors(include_url=False)]
+                 for e in errors]
         raise StateError(_saved_match(lines)) from None
     problems: List[str] = []
     notes: List[str] = []
@@ -209,6 +211,24 @@ def restore_state(engine: Any, data: object) -> List[str]:
     if problems:
         raise StateError(_saved_match(problems))
     return notes
+
+
+def _raise_if_not_a_saved_match(errors: List[Any]) -> None:
+    """Raises ``NotASavedMatch`` (one sentence) when more than half of the fields a saved match
+    requires are missing: the data is no saved match, and a "field required" line for each of
+    them (18 for an unrelated object) would bury the one thing to say."""
+    required = [name for name, field in SavedMatch.model_fields.items() if field.is_required()]
+    missing = [name for name in required
+               if any(e["type"] == "missing" and tuple(e["loc"]) == (name,) for e in errors)]
+    if len(missing) * 2 <= len(required):
+        return
+    shown = ", ".join(missing[:4]) + (", ..." if len(missing) > 4 else "")
+    raise NotASavedMatch(
+        _("saved match: this is not a saved match: {count} of the {total} fields a save holds "
+          "are missing ({fields}); give a file written by `play --save` or "
+          "Sorteio.save_state, unchanged").format(count=len(missing), total=len(required),
+                                                   fields=shown),
+        missing, len(required)) from None
 
 
 def _saved_match(problems: List[str]) -> str:

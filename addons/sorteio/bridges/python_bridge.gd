@@ -139,17 +139,22 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	# Python meanwhile (a call needs the GIL, which the work thread keeps through a long C call:
 	# up to ~1 s, one frame). No local holds the Python object across frames either: copying
 	# it takes the GIL (the extension's reference callbacks).
+	# Woken once a frame, and at once by close(): a node freed meanwhile closes its bridge, and
+	# this call ends inside that close (SorteioBridge.FrameWaker).
 	var session: int = _session
 	var replied := Semaphore.new()
 	_python.call("notify", key, replied)
+	var waker: FrameWaker = frame_waker()
 	while text == "":
-		await (Engine.get_main_loop() as SceneTree).process_frame
+		await waker.woke
 		if _session != session:
+			waker.stop()
 			return error_reply("bridge_down", SorteioI18n.t("a ponte no processo foi fechada"))
 		if replied.try_wait():
 			text = _python.call("take", key)
 			if text == "":  # posted early (never expected): wait for the next post
 				_python.call("notify", key, replied)
+	waker.stop()
 	return parse_reply(text)
 
 
@@ -164,6 +169,7 @@ func close() -> void:
 		_python.call("close")
 	_python = null
 	_session += 1
+	wake_waiters()  # requests still waiting answer bridge_down now, inside this call
 
 
 static func _register() -> void:

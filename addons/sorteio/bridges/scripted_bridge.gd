@@ -31,6 +31,7 @@ var _closed: bool = false
 var _error: String = ""
 
 
+## Always [code]"scripted"[/code] ([constant SorteioNode.BRIDGE_SCRIPTED]).
 func kind() -> String:
 	return "scripted"
 
@@ -71,24 +72,31 @@ func add_error(method: String, code: String, message: String) -> SorteioScripted
 	return self
 
 
+## Ready at once (no Python): emits [signal SorteioBridge.became_ready] deferred, returns true.
 func start(_owner: Node) -> bool:
 	_started = true
 	became_ready.emit.call_deferred()
 	return true
 
 
+## True between [method start] and [method close].
 func is_ready() -> bool:
 	return _started and not _closed
 
 
+## Always false: a scripted bridge cannot fail to start.
 func has_failed() -> bool:
 	return false
 
 
+## Always "" (see [method has_failed]).
 func failure() -> String:
 	return _error
 
 
+## The next scripted reply when [param method] (and, for [code]choose[/code], the option) is
+## the one the script has next, else a [code]script_mismatch[/code] error reply; a closed
+## bridge answers [code]bridge_down[/code]. Answers at once; await it as any bridge's.
 func request(method: String, params: Dictionary) -> Dictionary:
 	if not is_ready():
 		return error_reply("bridge_down", SorteioI18n.t("a ponte roteirizada está fechada"))
@@ -130,6 +138,7 @@ func request(method: String, params: Dictionary) -> Dictionary:
 	return (expected.get("reply", {}) as Dictionary).duplicate(true)
 
 
+## Stops answering (later requests answer [code]bridge_down[/code]).
 func close() -> void:
 	_closed = true
 

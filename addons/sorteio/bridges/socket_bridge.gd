@@ -9,7 +9,9 @@ extends SorteioBridge
 ## awaits frames until the reply comes or its time runs out. A server that dies turns into
 ## [signal SorteioBridge.failed] at the next poll or request.
 
+## Bytes of a frame's length header (big-endian).
 const HEADER_SIZE: int = 4
+## The largest frame, in bytes, either side sends (1 MiB); a longer one is refused.
 const MAX_FRAME: int = 1048576
 ## A node's own port file is user://PORT_FILE_PREFIX<game pid>_<node id>.json.
 const PORT_FILE_PREFIX: String = "sorteio_bridge_"
@@ -36,6 +38,7 @@ const FROZEN_SERVER: String = "sorteio-serve"
 ## Requests that read and compile a deck: the server answers them from a worker thread within
 ## 30 s (else a [code]timeout[/code] reply), so the bridge waits a little longer for them.
 const SLOW_METHODS: PackedStringArray = ["new_match", "load"]
+## How long a [constant SLOW_METHODS] request waits for its reply (milliseconds).
 const SLOW_REQUEST_TIMEOUT_MS: int = 35000
 ## How long a request waits for its reply in place before it lets frames run (microseconds).
 const SPIN_USEC: int = 2000
@@ -49,7 +52,9 @@ var join_existing: bool = false
 ## Absolute path prefixes of the game's files (port files, deck copies) that the server removes
 ## when the game is gone, e.g. killed with SIGKILL ([code]--game-files[/code], docs/protocol.md).
 var game_files: PackedStringArray = []
+## How long [method start] waits for the server's port file and connection (milliseconds).
 var startup_timeout_ms: int = 15000
+## How long any other request waits for its reply (milliseconds).
 var request_timeout_ms: int = 5000
 ## The server child's PID (-1: none, exited, or a joined server).
 var pid: int = -1
@@ -62,8 +67,11 @@ var _deadline: int = 0
 var _next_id: int = 0
 var _status: String = "idle"
 var _error: String = ""
+# What the server answered in the first ping's features (an older server: none).
+var _features: Array = []
 
 
+## Always [code]"socket"[/code] ([constant SorteioNode.BRIDGE_SOCKET]).
 func kind() -> String:
 	return "socket"
 
@@ -137,14 +145,17 @@ func live_pid() -> int:
 	return pid
 
 
+## True once connected to the server.
 func is_ready() -> bool:
 	return _status == "ready"
 
 
+## True when start-up failed or the server died.
 func has_failed() -> bool:
 	return _status == "failed"
 
 
+## Why the bridge failed, with what to do ("" while it has not).
 func failure() -> String:
 	return _error
 
@@ -176,6 +187,12 @@ func poll() -> bool:
 		)
 		_stop_child()  # a server that never came up is of no use: do not leave it running
 	return _status == "ready"
+
+
+## True when the server's first ping listed [code]deck_text[/code] in its features (see
+## [method SorteioBridge.takes_deck_text]); a server older than that field lists none.
+func takes_deck_text() -> bool:
+	return "deck_text" in _features
 
 
 ## One frame: 1 MiB (see [method SorteioBridge.max_request_bytes]).
@@ -235,6 +252,7 @@ func close() -> void:
 	_remove_own_files()
 	if _status != "failed":
 		_status = "closed"
+	wake_waiters()  # a request still waiting ends now, inside this call, with bridge_down
 
 
 ## Removes the files [code]PREFIX<pid>*.json*[/code] in [param dir_path] of games no longer
@@ -319,6 +337,8 @@ func _authenticate() -> void:
 			)
 		)
 		return
+	var features: Variant = reply.get("result", {}).get("features", [])
+	_features = features if features is Array else []
 	_status = "ready"
 	became_ready.emit()
 
@@ -334,28 +354,37 @@ func _check_alive() -> void:
 func _read_exactly(count: int, deadline: int, limit: int) -> PackedByteArray:
 	var data: PackedByteArray = []
 	var spin_until: int = Time.get_ticks_usec() + SPIN_USEC
+	var waker: FrameWaker = null  # made at the first frame waited (SorteioBridge.FrameWaker)
 	while data.size() < count:
-		if _peer == null:  # close() while this call waited (stop_bridge() after an unawaited call)
+		if _peer == null:  # close() while this call waited (stop_bridge(), or its node freed)
 			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-			return data
+			break
 		_peer.poll()
 		if _peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
 			_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-			return data
+			break
 		var available: int = _peer.get_available_bytes()
 		if available > 0:
 			var got: Array = _peer.get_partial_data(mini(available, count - data.size()))
 			if got[0] != OK:
 				_fail(SorteioI18n.t("o servidor do sorteio fechou a conexão"))
-				return data
+				break
 			data.append_array(got[1])
 		elif Time.get_ticks_msec() > deadline:
 			_fail(SorteioI18n.t("o servidor do sorteio não respondeu em %d ms") % limit)
-			return data
-		elif Time.get_ticks_usec() < spin_until or _owner == null or not _owner.is_inside_tree():
+			break
+		elif (
+			Time.get_ticks_usec() < spin_until
+			or not is_instance_valid(_owner)
+			or not _owner.is_inside_tree()
+		):
 			OS.delay_usec(20)
 		else:
-			await _owner.get_tree().process_frame  # a slow request: let the game's frames run
+			if waker == null:
+				waker = frame_waker()
+			await waker.woke  # a slow request: let the game's frames run (close() wakes it)
+	if waker != null:
+		waker.stop()
 	return data
 
 

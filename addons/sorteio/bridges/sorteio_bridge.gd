@@ -25,6 +25,50 @@ signal failed(message: String)
 # 2^53: up to here every whole number is exactly a float, so the int made of one is exact too.
 const _LARGEST_EXACT: float = 9007199254740992.0
 
+# The wakers of this bridge's requests waiting now (weak: each is held by its frame connection).
+var _wakers: Array[WeakRef] = []
+
+
+## Wakes one waiting request once a frame, and at once when its bridge closes
+## ([method SorteioBridge.wake_waiters]). A request that waits for frames awaits [signal woke]
+## instead of [signal SceneTree.process_frame]: when the node that made it is freed, its bridge
+## closes and the request ends inside that close, while the node's own suspended calls can still
+## resume, so nothing of them outlives the node (a call cleared by the node's deletion while its
+## bridge still waited left the bridge, its scripts and two function states alive to the exit:
+## "ERROR: 2 resources still in use at exit"). The SceneTree's frame connection holds the
+## waker (a bound argument), not the bridge: a bridge dropped unclosed is freed at exit as before.
+class FrameWaker:
+	extends RefCounted
+	## Once a frame while started, and once from [method wake].
+	signal woke
+
+	var _tree: SceneTree = null
+
+	## Emits [signal woke] once a frame of [param tree] until [method stop] or [method wake].
+	func start(tree: SceneTree) -> void:
+		_tree = tree
+		# Bound to itself: the connection holds the waker while it waits (the waker keeps no
+		# Callable of itself, which would be a cycle).
+		tree.process_frame.connect(_on_frame.bind(self))
+
+	## Stops the frames (the waiting request is done).
+	func stop() -> void:
+		if _tree == null:
+			return
+		for connection: Dictionary in _tree.process_frame.get_connections():
+			var callable: Callable = connection["callable"]
+			if callable.get_object() == self:
+				_tree.process_frame.disconnect(callable)
+		_tree = null
+
+	## Stops the frames and emits [signal woke] now (its bridge closed).
+	func wake() -> void:
+		stop()
+		woke.emit()
+
+	func _on_frame(_held: RefCounted) -> void:
+		woke.emit()
+
 
 ## The bridge's kind as [constant SorteioNode.BRIDGE_SOCKET], [constant SorteioNode.BRIDGE_PYTHON]
 ## or "scripted".
@@ -81,9 +125,43 @@ func max_request_bytes() -> int:
 	return -1
 
 
+## True when the handler behind this bridge reads a deck's text sent in the request
+## ([code]deck_text[/code], docs/protocol.md "Decks sent as text"); false for an older
+## [code]sorteio serve[/code], which says nothing of it: the node then sends such a deck as a
+## [code]user://[/code] copy, as it does a deck too big for one request.
+func takes_deck_text() -> bool:
+	return true
+
+
 ## Ends the bridge: the server or the Python side stops, its files are removed.
 func close() -> void:
 	pass
+
+
+## A [FrameWaker] for one request that waits for frames: await its [signal FrameWaker.woke]
+## (once a frame), then call its [method FrameWaker.stop] when done. [method close] must call
+## [method wake_waiters]: the request then resumes within the close and sees its bridge closed.
+func frame_waker() -> FrameWaker:
+	var live: Array[WeakRef] = []
+	for known: WeakRef in _wakers:
+		if known.get_ref() != null:
+			live.append(known)
+	var waker := FrameWaker.new()
+	waker.start(Engine.get_main_loop() as SceneTree)
+	live.append(weakref(waker))
+	_wakers = live
+	return waker
+
+
+## Resumes every request of this bridge waiting for frames, now (from [method close]: each then
+## finds its bridge closed and ends with an error reply).
+func wake_waiters() -> void:
+	var waiting: Array[WeakRef] = _wakers
+	_wakers = []
+	for known: WeakRef in waiting:
+		var waker: FrameWaker = known.get_ref()
+		if waker != null:
+			waker.wake()
 
 
 ## A failed reply in the protocol's shape.

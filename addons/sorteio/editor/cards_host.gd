@@ -134,6 +134,13 @@ func show_card(card_id: String) -> void:
 			return
 
 
+## Reloads the table after the deck file was written in one piece (a spreadsheet import, or its
+## undo): the rows come again from the file, and the editor re-imports it once things pause.
+func reload_after_write() -> void:
+	_rescan.start()
+	await load_table()
+
+
 ## Forgets the table (another deck was chosen).
 func clear() -> void:
 	_digest = ""

@@ -14,11 +14,13 @@ extends EditorImportPlugin
 ## are printed, not pushed as engine errors: a broken deck is the designer's work in progress,
 ## not an engine fault.
 
+## Which Python answers (in process or a short-lived process): [code]editor_python.gd[/code].
 const EditorPython := preload("res://addons/sorteio/editor/editor_python.gd")
 const TabProblems := preload("res://addons/sorteio/editor/tab_problems.gd")
 
-## Printed colours of the Output lines (errors, warnings).
+## Printed colour of an error line in the Output.
 const ERROR_COLOR := "#ff786b"
+## Printed colour of a warning line in the Output.
 const WARNING_COLOR := "#ffd166"
 
 

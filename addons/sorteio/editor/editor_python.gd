@@ -8,7 +8,8 @@ extends RefCounted
 ## [code]sorteio serve[/code] run by [method python_executable] (the game's own
 ## [code]bridges/socket_bridge.gd[/code]).
 ## The deck importer cannot wait for frames, so it asks Python once per file through
-## [method request_now] (a short-lived process).
+## [method request_now]: the extension's interpreter in this process when the panel's rule
+## above allows it and the addon's Python side is registered, else a short-lived process.
 
 ## Project setting: the Python interpreter of the socket path ([code]SORTEIO_PYTHON[/code] wins).
 const SETTING_PYTHON := "sorteio/python"
@@ -20,8 +21,13 @@ const SETTING_DECK := "sorteio/deck"
 ## extension installed). The addon's Python side survives the editor's re-import of it
 ## ([code]addons/sorteio/docs/in_process.md[/code], "In the editor").
 const SETTING_INPROCESS := "sorteio/editor_uses_inprocess_python"
+## The in-process bridge's script (loaded only when it exists).
 const PYTHON_BRIDGE := "res://addons/sorteio/bridges/python_bridge.gd"
+## The class the addon's Python side registers in the extension (see [constant PYTHON_BRIDGE]).
+const PYTHON_CLASS := "SorteioPython"
+## The socket bridge's script (the panel's path without the extension).
 const SocketBridge := preload("res://addons/sorteio/bridges/socket_bridge.gd")
+## File name prefix of the panel's socket bridge port file in user://.
 const PORT_FILE_PREFIX := "sorteio_editor_bridge_"
 ## One request answered by the handler both bridges use, for [method request_now].
 const ONE_SHOT := (
@@ -84,10 +90,49 @@ static func describe(bridge: SorteioBridge) -> String:
 	return SorteioI18n.t("Python no processo do editor (GDExtension)")
 
 
-## One request answered now, blocking, by a Python process started for it (the importer's
-## path: an import cannot wait for frames). Returns the reply Dictionary, or a
-## [code]bridge_down[/code] reply that says how to point the editor at a Python.
+## One request answered now, blocking (the importer's path: an import cannot wait for
+## frames): by the Python GDExtension's interpreter in this process when
+## [constant SETTING_INPROCESS] allows it and the addon's Python side is registered
+## ([method request_inprocess]), else by a Python process started for it. Returns the reply
+## Dictionary, or a [code]bridge_down[/code] reply that says how to point the editor at a Python.
 static func request_now(method: String, params: Dictionary) -> Dictionary:
+	var reply := request_inprocess(method, params)
+	if not reply.is_empty():
+		return reply
+	return request_process(method, params)
+
+
+## The in-process half of [method request_now]: the reply of the extension's
+## [code]SorteioPython[/code], or an empty Dictionary when it cannot answer here (the extension
+## is not installed or not loaded yet, [constant SETTING_INPROCESS] is false, or sorteio does
+## not import in the extension's Python). Safe on any thread: a request the Python side answers
+## later (a slow one) is awaited on a [Semaphore], with no call into Python meanwhile.
+static func request_inprocess(method: String, params: Dictionary) -> Dictionary:
+	if not bool(ProjectSettings.get_setting(SETTING_INPROCESS, true)):
+		return {}
+	if not ClassDB.class_exists(PYTHON_CLASS) or not ClassDB.can_instantiate(PYTHON_CLASS):
+		return {}
+	var python: RefCounted = ClassDB.instantiate(PYTHON_CLASS) as RefCounted
+	if python == null or str(python.call("problem")) != "":
+		return {}
+	var text: String = python.call(
+		"submit",
+		1,
+		JSON.stringify(
+			{"id": 1, "method": method, "params": params, "lang": SorteioI18n.protocol_lang()}
+		)
+	)
+	if text == "":
+		var replied := Semaphore.new()
+		python.call("notify", 1, replied)
+		replied.wait()
+		text = python.call("take", 1)
+	return SorteioBridge.parse_reply(text)
+
+
+## The separate-process half of [method request_now]: one request answered by a Python process
+## started for it ([method python_executable]).
+static func request_process(method: String, params: Dictionary) -> Dictionary:
 	var python := python_executable()
 	# Base64: the request's quotes would not survive every platform's argument passing.
 	var request := Marshalls.utf8_to_base64(

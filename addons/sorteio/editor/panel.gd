@@ -13,8 +13,8 @@ extends VBoxContainer
 ## [code]tab_coverage.gd[/code], [code]tab_preview.gd[/code], [code]tab_simulate.gd[/code]),
 ## sharing one [code]panel_link.gd[/code] (the bridge, the results, the status line).
 
-## An action ended: [param action] is validate, coverage, preview, simulate, percard, table or
-## edit.
+## An action ended: [param action] is validate, coverage, preview, simulate, percard, table,
+## edit, sheet_export or sheet_import.
 signal action_finished(action: String, ok: bool)
 
 const EditorPython := preload("res://addons/sorteio/editor/editor_python.gd")
@@ -28,12 +28,15 @@ const TabPreview := preload("res://addons/sorteio/editor/tab_preview.gd")
 const TabSimulate := preload("res://addons/sorteio/editor/tab_simulate.gd")
 const PerCard := preload("res://addons/sorteio/editor/percard_view.gd")
 const StartPicker := preload("res://addons/sorteio/editor/start_picker.gd")
+const SheetActions := preload("res://addons/sorteio/editor/sheet_actions.gd")
+const ResultsCsv := preload("res://addons/sorteio/editor/results_csv.gd")
 
 ## The editor's undo manager (given by the plugin); card edits are undone through it.
 var undo_redo: EditorUndoRedoManager = null:
 	set(value):
 		undo_redo = value
 		_cards.undo_redo = value
+		_sheets.undo_redo = value
 ## action -> the last result Dictionary Python returned.
 var results: Dictionary:
 	get:
@@ -64,6 +67,11 @@ var preview_start: StartPicker:
 var simulation_start: StartPicker:
 	get:
 		return _simulate.start
+## The card table's spreadsheet round trip ([code]sheet_actions.gd[/code]: export_sheet,
+## import_sheet, as "Exportar planilha…" / "Importar planilha…" do).
+var sheets: SheetActions:
+	get:
+		return _sheets
 ## The card table.
 var table: CardTable:
 	get:
@@ -75,6 +83,7 @@ var _problems: TabProblems
 var _coverage: TabCoverage
 var _preview: TabPreview
 var _simulate: TabSimulate
+var _sheets: SheetActions
 var _deck_edit: LineEdit
 var _deck_dialog: EditorFileDialog
 var _export_dialog: EditorFileDialog
@@ -228,19 +237,15 @@ func select_problem(row_index: int) -> void:
 
 
 ## Writes the table of [param what] (validate, coverage, preview, sweep, cards, percard) as
-## CSV.
+## CSV for the spreadsheet of the run's language ([code]results_csv.gd[/code]: in pt-BR
+## [code];[/code], a BOM and decimal commas, as Excel pt-BR opens it; in English [code],[/code]
+## and points).
 func export_csv(what: String, path: String) -> Error:
-	var file := FileAccess.open(path, FileAccess.WRITE)
-	if file == null:
-		return FileAccess.get_open_error()
 	var tree: Tree = _trees()[what]
-	var titles := PackedStringArray()
+	var titles: Array = []
 	for c in tree.columns:
 		titles.append(tree.get_column_title(c))
-	file.store_csv_line(titles)
-	for cells: Array in row_texts(what):
-		file.store_csv_line(PackedStringArray(cells))
-	return OK
+	return ResultsCsv.write(path, titles, row_texts(what), SorteioI18n.language())
 
 
 ## Writes the per-mode chart (or with [param what] [code]percard_png[/code] the per-card chart)
@@ -307,6 +312,8 @@ func _build() -> void:
 		_on_export_chosen
 	)
 	add_child(_cards)
+	_sheets = SheetActions.new(_link, _cards, _problems)
+	add_child(_sheets)
 
 
 func _trees() -> Dictionary:

@@ -93,6 +93,35 @@ func show_result(result: Dictionary, switch_tab: bool = true) -> void:
 		_link.tabs.current_tab = 1
 
 
+## Shows a spreadsheet's problems (or warnings): [code]sheet_import[/code] /
+## [code]sheet_export[/code] rows, one each with the file, the card, the cell as the CLI names
+## it ([code]cartas!C14[/code]) and the column with the message; and this tab.
+func show_sheet_rows(rows: Array) -> void:
+	var root := Ui.reset(
+		tree,
+		[
+			"",
+			SorteioI18n.t("arquivo"),
+			SorteioI18n.t("carta"),
+			SorteioI18n.t("célula"),
+			SorteioI18n.t("problema")
+		]
+	)
+	for row: Dictionary in rows:
+		var item := tree.create_item(root)
+		var error: bool = row["severity"] == "error"
+		var column := str(row["field"]) if row["field"] != null else ""
+		item.set_text(0, SorteioI18n.t("erro") if error else SorteioI18n.t("aviso"))
+		item.set_custom_color(0, Link.ERROR_COLOR if error else Link.WARNING_COLOR)
+		item.set_text(1, str(row["file"]).get_file())
+		item.set_text(2, str(row["card_id"]) if row["card_id"] != null else "-")
+		item.set_text(3, str(row["cell"]))
+		item.set_text(4, (column + ": " if column != "" else "") + str(row["message"]))
+		for c in 5:
+			item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
+	_link.tabs.current_tab = 1
+
+
 ## Selects the problem row [param row_index], as a click does.
 func select_problem(row_index: int) -> void:
 	tree.get_root().get_child(row_index).select(0)  # emits item_selected

@@ -22,6 +22,7 @@ const SETTING_LANGUAGE := "sorteio/language"
 const CHOICES: Array[String] = ["auto", "pt_BR", "en"]
 ## The translation domain holding the addon's catalogs.
 const DOMAIN := &"sorteio"
+## The addon's catalogs: pt_BR first, then en.
 const CATALOGS: Array[String] = [
 	"res://addons/sorteio/i18n/pt_BR.po", "res://addons/sorteio/i18n/en.po"
 ]

@@ -17,6 +17,9 @@ var report: Callable
 ## Bytes a deck's text may take in one request (-1: no limit, the in-process bridge); the node
 ## sets it with [method fit] for each bridge it uses.
 var text_room: int = -1
+# The bridge [method fit] was last given (a WeakRef): whether it takes a deck's text.
+var _bridge: WeakRef = null
+var _old_server_said: bool = false
 var _temporary_files: PackedStringArray = []
 # Each path handed to Python -> the deck as the game gave it, for Python's messages.
 var _given_names: Dictionary = {}
@@ -30,12 +33,14 @@ func _init(reporter: Callable) -> void:
 func fit(bridge: SorteioBridge) -> void:
 	var most: int = bridge.max_request_bytes()
 	text_room = most - ROOM_FOR_THE_REST if most >= 0 else -1
+	_bridge = weakref(bridge)
 
 
-## [the deck as the game names it, the request's deck params] for [param deck] (a path String
-## or a [SorteioDeck]; "" falls back to [param resource], then [param path], then the project
-## setting [code]sorteio/deck[/code]), or [] after reporting the problem. The params are
-## [method for_python]'s.
+## [the deck as the game names it, the request's deck params, the [SorteioDeck] when it is one
+## made in code (no resource_path: the node keeps it for [method for_load]) else null] for
+## [param deck] (a path String or a [SorteioDeck]; "" falls back to [param resource], then
+## [param path], then the project setting [code]sorteio/deck[/code]), or [] after reporting the
+## problem. The params are [method for_python]'s.
 func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 	var chosen: SorteioDeck = null
 	if deck is SorteioDeck:
@@ -52,7 +57,8 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 		)
 		return []
 	if chosen != null:
-		return [chosen.resource_path, _resource_for_python(chosen)]
+		var in_code: SorteioDeck = chosen if chosen.resource_path == "" else null
+		return [chosen.resource_path, _resource_for_python(chosen), in_code]
 	if deck == "":
 		deck = (
 			path if path != "" else str(ProjectSettings.get_setting(SorteioNode.SETTING_DECK, ""))
@@ -61,7 +67,43 @@ func source(deck: Variant, resource: SorteioDeck, path: String) -> Array:
 	var params: Variant = for_python(given)
 	if params == null:
 		return []
-	return [given, params]
+	return [given, params, null]
+
+
+## The deck a save loads into, as [method source] gives it plus a note for a failure
+## ([code][name, params, the SorteioDeck made in code or null, note][/code], or [] after
+## reporting): [param deck] when given (a path String or a [SorteioDeck]); else the save's own
+## deck [param saved]; a save whose deck is "" (the default deck, or a SorteioDeck made in code,
+## which has no path to save) loads into [param in_code] (the deck made in code of the node's
+## last match), else into [param resource] when it is made in code too, else into the default
+## deck, as before: then the note says how to pass a deck made in code ([method in_code_hint]).
+func for_load(saved: String, deck: Variant, in_code: SorteioDeck, resource: SorteioDeck) -> Array:
+	var note: String = ""
+	if typeof(deck) == TYPE_NIL:
+		deck = renamed_for_godot4(resolved(saved))  # a Godot 3 save after the guide's rename
+		if saved == "" and in_code != null:
+			deck = in_code
+		elif saved == "" and resource != null and resource.resource_path == "":
+			deck = resource
+		elif saved == "":
+			note = in_code_hint()
+	if not deck is String:
+		var picked: Array = source(deck, null, "")  # a SorteioDeck, or a wrong type it reports
+		return [] if picked.is_empty() else picked + [note]
+	var given: String = resolved(deck)
+	var params: Variant = for_python(given)
+	return [] if params == null else [given, params, null, note]
+
+
+## Said after a save whose deck is "" failed to load into the default deck: how to load it into
+## a deck made in code.
+static func in_code_hint() -> String:
+	return SorteioI18n.t(
+		(
+			" (este save não nomeia um arquivo de baralho: se a partida usou um SorteioDeck "
+			+ "feito no código, passe-o: load_state(save, deck))"
+		)
+	)
 
 
 ## [param path] as Godot resolves it: a relative file path ("decks/meu.json") is read from
@@ -195,7 +237,9 @@ static func made_in_code_name(resource: SorteioDeck) -> String:
 func _carried(text: String, name: String) -> Dictionary:
 	# The deck params for a deck Python cannot open, named [param name] as the game gave it: its
 	# text, which leaves nothing on disk; a copy only when the text would not fit the request.
-	if text_room < 0 or JSON.stringify(text).to_utf8_buffer().size() <= text_room:
+	# An older server ignores deck_text: it gets a copy it can read (_takes_text says so once).
+	var fits: bool = text_room < 0 or JSON.stringify(text).to_utf8_buffer().size() <= text_room
+	if fits and _takes_text():
 		return {"deck": name, "deck_text": text}
 	var file_name: String = name.get_file() if name.get_extension() == "json" else "deck.json"
 	return {"deck": _named(_copy(text, file_name), name)}
@@ -221,3 +265,29 @@ func _copy(text: String, file_name: String) -> String:
 		target.close()
 		_temporary_files.append(copy)
 	return ProjectSettings.globalize_path(copy)
+
+
+func _takes_text() -> bool:
+	# False when the bridge's server predates deck_text (docs/protocol.md "Decks sent as text"):
+	# it would ignore the text and look for a file named like the deck. Said once per node (with
+	# its print_warnings on).
+	var bridge: SorteioBridge = _bridge.get_ref() as SorteioBridge if _bridge != null else null
+	if bridge == null or bridge.takes_deck_text():
+		return true
+	var node: Object = report.get_object()  # the node: its print_warnings, as for deck_updated
+	if not _old_server_said and (node == null or node.get("print_warnings") != false):
+		_old_server_said = true
+		push_warning("sorteio: " + old_server_note())
+	return false
+
+
+## What the node says, once, when its server is older than the decks sent as text.
+static func old_server_note() -> String:
+	return SorteioI18n.t(
+		(
+			"o servidor do sorteio é anterior aos baralhos enviados como texto (deck_text): "
+			+ "cada baralho que ele não lê do disco vai como uma cópia em user://, apagada "
+			+ "depois da leitura; atualize o sorteio desse Python (pip install -U sorteio) "
+			+ "para não gravar cópias"
+		)
+	)

@@ -37,6 +37,14 @@ static func no_card(phase: String, ending: Dictionary) -> String:
 	)
 
 
+## choose_side on a [param side] that [param card] has no option on.
+static func no_option_on(card: SorteioCard, side: int) -> String:
+	return (
+		SorteioI18n.t("a carta %s não tem opção no lado %d (ela tem %d opção(ões))")
+		% [card.id, side, card.options.size()]
+	)
+
+
 ## "" for a Dictionary shaped like a save (Python checks the rest), else what is wrong with
 ## [param state] (a value load_state() got: null from a corrupt file, text...) and what to pass.
 static func not_a_save(given: Variant) -> String:

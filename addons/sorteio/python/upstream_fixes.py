@@ -1,9 +1,10 @@
 """Quiets the defects of the Python GDExtension (godot-python-extension d01a302) that printed an
 ``ERROR:`` Python traceback on every run of a game with the addon, exported games included, and
-in the editor, Python tracebacks at each editor start (fixes 3-4) and ``ERROR:`` lines at each
-headless export (fix 5), and keeps an exported game with an autoload from crashing at exit.
-Nothing of sorteio's rules is here; fixes 1-4 are the behaviour upstream meant, fix 5 leaves
-the export of the runtime to the addon's export plugin when it is enabled.
+in the editor, Python tracebacks at each editor start (fixes 3-4), ``ERROR:`` lines at each
+headless export (fix 5) and at the first open of a project (fix 6), and keeps an exported game
+with an autoload from crashing at exit. Nothing of sorteio's rules is here; fixes 1-4 and 6 are
+the behaviour upstream meant, fix 5 leaves the export of the runtime to the addon's export
+plugin when it is enabled.
 
 1. ``PythonLanguage._add_global_constant`` / ``_add_named_global_constant`` /
    ``_remove_named_global_constant`` raise ``NotImplementedError``
@@ -52,6 +53,16 @@ the export of the runtime to the addon's export plugin when it is enabled.
    others, so upstream's is not registered then: no preset is kept (and no second Godot process
    dumps the API during the export). Without the addon's editor plugin upstream's is registered
    as before.
+6. The editor integration's ``_install_icons`` (``lib/godot/_python_extension/editor/__init__.py``
+   lines 66-80) sets the ``PythonScript`` icon on the editor theme, whose ``changed`` signal
+   makes every editor control refresh its theme items. On the first open of a project (no
+   ``.godot/extension_list.cfg`` yet: the extension is loaded during the first scan, and its
+   deferred ``_init`` runs once the editor layout is loaded) that refresh reached an editor
+   popup menu not yet filled, and Godot 4.6.3 printed ``ERROR: Index p_idx = 1 is out of bounds
+   (items.size() = 1)`` at ``set_item_icon`` (``popup_menu.cpp:2028``) 1-3 times; later opens
+   printed none. The fix sets the icon with the theme's signals blocked: the icon is in the
+   theme for every later lookup (measured: ``has_icon("PythonScript", "EditorIcons")`` is true
+   in the editor), with no refresh storm; no sorteio code is involved.
 
 When it applies. The addon's Python side imports this module: in the editor and in a project run
 that is before Godot registers autoloads. An exported game imports the addon's Python side only
@@ -149,8 +160,9 @@ def patch_utils(utils) -> bool:
 
 
 def patch_editor(editor) -> bool:
-    """Installs fixes 4 and 5 on ``editor`` (upstream's editor integration module, whose
-    ``_init`` calls its globals ``_install_commands`` and ``_register_export_plugin``).
+    """Installs fixes 4, 5 and 6 on ``editor`` (upstream's editor integration module, whose
+    ``_init`` calls its globals ``_install_icons``, ``_install_commands`` and
+    ``_register_export_plugin``).
     Returns True when it patched now, False when already patched or another build without
     ``_install_commands``."""
     install_commands = getattr(editor, "_install_commands", None)
@@ -169,6 +181,26 @@ def patch_editor(editor) -> bool:
     _keep_alive(install_commands)
     _keep_alive(_install_commands)
     editor._install_commands = _install_commands
+    install_icons = getattr(editor, "_install_icons", None)
+    if install_icons is not None:
+
+        def _install_icons(*args, **kwargs):
+            import godot
+            from godot._internal.utils import print_exceptions_and_continue
+
+            with print_exceptions_and_continue():  # as upstream's own decorator does
+                theme = godot.EditorInterface.get_editor_theme()
+                was_blocking = theme.is_blocking_signals()
+                theme.set_block_signals(True)  # fix 6
+                try:
+                    return install_icons(*args, **kwargs)
+                finally:
+                    theme.set_block_signals(was_blocking)
+            return None
+
+        _keep_alive(install_icons)
+        _keep_alive(_install_icons)
+        editor._install_icons = _install_icons
     register = getattr(editor, "_register_export_plugin", None)
     if register is not None:
 

@@ -96,6 +96,8 @@ const SIDE_BOTTOM := 3
 const CODE_BAD_REQUEST := "bad_request"
 # The deck file: missing, unreadable, or invalid (file, card id and field named).
 const CODE_DECK_ERROR := "deck_error"
+# start_match() on a deck with no card a match can draw (GDD 06 §1; README decision 13).
+const CODE_EMPTY_DECK := "empty_deck"
 # The rules refused: wrong phase, bad option index, a save of another deck.
 const CODE_RULE_ERROR := "rule_error"
 # Nothing started or loaded.
@@ -129,6 +131,7 @@ const SCRIPTED_BRIDGE := "res://addons/sorteio/bridges/scripted_bridge.gd"
 # Preloaded, not the class_name: a project whose class list the editor has not yet refreshed
 # still runs.
 const DeckResource = preload("res://addons/sorteio/sorteio_deck.gd")
+const NodeTexts = preload("res://addons/sorteio/node_texts.gd")
 # user://DECK_COPY_PREFIX<pid>_<file>: a deck from the pack too big to travel as its text in one
 # request (the socket's 1 MiB frame), copied where Python can read it.
 const DECK_COPY_PREFIX := "sorteio_deck_"
@@ -201,6 +204,9 @@ var _autostart_pending := false
 var _deck_given := ""
 # [Python's path of the deck, the game's name for it] for the next request's error message.
 var _deck_names := []
+# The SorteioDeck made in code (no path to save: its save says "") of the last match, or null.
+var _deck_in_code: Resource = null
+var _old_server_said := false
 var _temporary_files := []
 var _announced := false
 var _ending_announced := false
@@ -356,7 +362,7 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 	var named := given  # the deck as messages name it
 	if deck == "" and deck_resource != null:
 		given = deck_resource.resource_path
-		named = _resource_name(deck_resource)
+		named = NodeTexts.resource_name(deck_resource)
 		params = _deck_resource_for_python(deck_resource)
 	else:
 		params = _deck_for_python(given)
@@ -380,6 +386,7 @@ func start_match(new_seed: int = -1, deck: String = "") -> bool:
 		)
 	_clear_match()
 	_deck_given = given
+	_deck_in_code = deck_resource if deck == "" and deck_resource != null and given == "" else null
 	_take_deck(result["deck"])
 	_take(result["snapshot"])
 	emit_signal("match_started", int(result["seed"]), deck_info, result["snapshot"])
@@ -522,35 +529,60 @@ func save_state() -> Dictionary:
 	return state
 
 
-func load_state(state) -> bool:
+func load_state(state, deck = null) -> bool:
 	# Restore a match saved by save_state(); it continues exactly, mid-turn too (then advance()
 	# hands the pending card again). Untyped: what a corrupt save file parses to (null, text, an
 	# Array) is refused with bad_request, not a SCRIPT ERROR in the caller; the match in play is
-	# kept.
+	# kept. `deck`: the deck to load it into (a SorteioDeck or a path); null: the save's own. A
+	# save of a SorteioDeck made in code (no path: its deck is "") loads into the one the last
+	# match used, or a deck_resource made in code; in a new run, pass the deck.
 	if typeof(state) != TYPE_DICTIONARY:
 		_report(
-			"load_state needs the Dictionary save_state() returned, not %s" % _type_name(state),
+			(
+				"load_state needs the Dictionary save_state() returned, not %s"
+				% NodeTexts.type_name(state)
+			),
 			CODE_BAD_REQUEST
 		)
 		return false
-	var given = state.get("deck", "")
-	if typeof(given) == TYPE_STRING:
-		given = _resolved_deck(given)
+	var given = state.get("deck", "") if typeof(deck) == TYPE_NIL else deck
+	var deck_object := typeof(given) == TYPE_OBJECT and given is Resource  # a SorteioDeck
+	if typeof(deck) != TYPE_NIL and typeof(deck) != TYPE_STRING and not deck_object:
+		var what := NodeTexts.type_name(deck)
+		_report("deck must be a path (String) or a SorteioDeck, not %s" % what, CODE_BAD_REQUEST)
+		return false
+	var in_code = _deck_in_code if _deck_in_code != null else deck_resource
+	var hint: bool = typeof(deck) == TYPE_NIL and typeof(given) == TYPE_STRING and given == ""
+	if hint and in_code != null and in_code.resource_path == "":
+		given = in_code  # a save of a deck made in code (its deck is ""), into that deck
+		deck_object = true
+		hint = false
 	var sent: Dictionary = state.duplicate()
 	var params := {"state": sent}
-	if typeof(given) == TYPE_STRING:
+	if typeof(given) == TYPE_STRING or deck_object:
 		if not _bridge_up():  # before any deck copy, as in start_match
 			return false
-		var deck_params := _deck_for_python(given)
+		var named = given
+		var deck_params := {}
+		if deck_object:
+			named = NodeTexts.resource_name(given)
+			deck_params = _deck_resource_for_python(given)
+		else:
+			given = _resolved_deck(given)
+			named = given
+			deck_params = _deck_for_python(given)
 		sent["deck"] = deck_params["deck"]
 		if deck_params.has("deck_text"):
 			params["deck_text"] = deck_params["deck_text"]
-		_deck_names = [sent["deck"], given]
-	var result = _call("load", params)
+		_deck_names = [sent["deck"], named]
+	var result = _call("load", params, NodeTexts.in_code_hint() if hint else "")
 	if result == null:
 		return false
 	_clear_match()
-	_deck_given = given if typeof(given) == TYPE_STRING else ""
+	_deck_in_code = given if deck_object and given.resource_path == "" else null
+	_deck_given = given.resource_path if deck_object else ""
+	if typeof(given) == TYPE_STRING:
+		_deck_given = given
 	_take_deck(result["deck"])
 	_take(result["snapshot"])
 	_take_ending(result["ending"])
@@ -694,8 +726,8 @@ func _announce() -> void:
 	emit_signal("bridge_ready", bridge_kind)
 
 
-func _call(method: String, params: Dictionary):
-	# The result Dictionary, or null after emitting error_occurred.
+func _call(method: String, params: Dictionary, note := ""):
+	# The result Dictionary, or null after emitting error_occurred (+ `note` for a rule_error).
 	var deck_names := _deck_names
 	_deck_names = []
 	if not _bridge_up():
@@ -720,8 +752,9 @@ func _call(method: String, params: Dictionary):
 	var error: Dictionary = reply.get("error", {})
 	var message := str(error.get("message", "unknown error"))
 	if not deck_names.empty():
-		message = _named_as_given(message, deck_names[0], deck_names[1])
-	_report(message, str(error.get("code", "unknown")))
+		message = NodeTexts.named_as_given(message, deck_names[0], deck_names[1])
+	var code := str(error.get("code", "unknown"))
+	_report(message + (note if code == CODE_RULE_ERROR else ""), code)
 	if failed:
 		_lose_match_if_in_play(bridge_error)
 	return null
@@ -895,15 +928,6 @@ func _deck_for_python(path: String) -> Dictionary:
 	return _carried(text, path)
 
 
-static func _named_as_given(message: String, python_path, given: String) -> String:
-	# Python's message naming the deck as the game gave it ("res://decks/meu.json"): a user://
-	# copy is gone by then, and an OS path is not what the programmer wrote. Python spells the
-	# path its OS's way ("\\" on Windows).
-	if typeof(python_path) != TYPE_STRING or python_path in ["", given] or given == "":
-		return message
-	return message.replace(python_path, given).replace(python_path.replace("/", "\\"), given)
-
-
 func _deck_resource_for_python(resource: Resource) -> Dictionary:
 	# The deck params of a SorteioDeck: its source file while it is on disk (the editor, a run
 	# from the project folder), else the text the resource carries, named as the game has it:
@@ -912,19 +936,15 @@ func _deck_resource_for_python(resource: Resource) -> Dictionary:
 	if path.begins_with("res://") and path.get_extension() == "json":
 		if not OS.has_feature("standalone") and File.new().file_exists(path):
 			return {"deck": ProjectSettings.globalize_path(path)}
-	return _carried(str(resource.get("json_text")), _resource_name(resource))
-
-
-static func _resource_name(resource: Resource) -> String:
-	# How messages name a SorteioDeck: its path, or what it is when it was made in code.
-	if resource.resource_path != "":
-		return resource.resource_path
-	if str(resource.get("deck_name")) != "":
-		return "the SorteioDeck '%s' made in code" % resource.get("deck_name")
-	return "a SorteioDeck made in code"
+	return _carried(str(resource.get("json_text")), NodeTexts.resource_name(resource))
 
 
 func _carried(text: String, name: String) -> Dictionary:
+	if _bridge != null and _bridge.has_method("takes_deck_text") and not _bridge.takes_deck_text():
+		if print_warnings and not _old_server_said:  # it ignores deck_text: a copy, said once
+			_old_server_said = true
+			push_warning("sorteio: " + NodeTexts.old_server_note())
+		return {"deck": _deck_copy(text, "deck.json")}
 	# The deck params for a deck Python cannot open, named `name` as the game gave it: its text,
 	# which leaves nothing on the player's disk even if the game is killed mid-request (issue
 	# 14); a copy only when the text would not fit the bridge's request (the socket's frame).
@@ -959,17 +979,6 @@ func _remove_temporary_files() -> void:
 		if dir.file_exists(path):
 			dir.remove(path)
 	_temporary_files.clear()
-
-
-static func _type_name(value) -> String:
-	match typeof(value):
-		TYPE_NIL:
-			return "null (an empty or corrupt save file?)"
-		TYPE_STRING:
-			return "text"
-		TYPE_ARRAY:
-			return "an Array"
-	return "a value of Variant type %d" % typeof(value)
 
 
 func _ints(values: Array) -> Array:

@@ -6,10 +6,11 @@ keeps serving. The rules stay in ``sorteio.engine``; this module only translates
 
 Methods (``params`` in brackets; every result carries ``snapshot`` = ``Engine.snapshot()``):
 
-- ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``)
+- ``ping`` -> ``{"pong": true, "protocol": 1}`` (with ``lang``: also ``"lang"``, ``"languages"``
+  and ``"features": ["deck_text"]``; a server older than ``deck_text`` answers no ``features``)
 - ``new_match`` [``deck``: path or built-in name or null, ``seed``: int or null, ``deck_text``:
   the deck's JSON text or null (``deck`` then only names it)]
-  -> ``{"seed", "deck": <summary>, "snapshot"}``
+  -> ``{"seed", "deck": <summary>, "snapshot"}``; a deck with no drawable card is ``empty_deck``
 - ``start_turn`` -> ``{"turn": TurnStart, "snapshot"}``
 - ``draw`` -> ``{"draw": Draw or null, "turn_end": TurnEnd or null, "ending": MatchEnd or null,
   "snapshot"}``; a null draw means the engine closed the turn
@@ -62,9 +63,17 @@ import sys
 import traceback
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
-from .. import i18n
+from .. import __version__, i18n
+from ..errors import NotASavedMatch
 from ..i18n import _
-from ..loader import DeckError, SorteioError, load_deck
+from ..loader import (
+    DeckError,
+    NoDrawableCardError,
+    SorteioError,
+    load_deck,
+    require_drawable,
+    resolve_deck_path,
+)
 from ..pieces import stop_point
 from ..wording import Names, ending_with_text, obligations_with_texts, with_texts
 from . import protocol
@@ -74,6 +83,10 @@ PROTOCOL_VERSION = 1
 DESIGNER_METHODS = ("validate", "lint", "preview", "simulate_start", "simulate_step",
                     "simulate_cancel", "sheet_export", "sheet_import",
                     "deck_table", "deck_edit")
+# What this handler takes beyond protocol 1's first release, answered by ``ping`` so a newer
+# game can tell an older ``sorteio serve`` (which answers no ``features``) and send it only what
+# it reads: ``deck_text`` (new_match / load take a deck's JSON text, "Decks sent as text").
+FEATURES = ("deck_text",)
 STATE_FORMAT = 1
 SEED_LIMIT = 2**31  # seeds fit a Godot int and a JSON number exactly
 
@@ -107,6 +120,21 @@ def _load_engine(engine_cls: Any, deck: Any, data: Any) -> Tuple[Any, list]:
     return engine, restore_state(engine, data)
 
 
+def _format_problem(found: Any) -> str:
+    """Why a saved state of format ``found`` (not ``STATE_FORMAT``) cannot load, and what to do:
+    a higher whole number is a save by a newer sorteio than this one; anything else no sorteio
+    writes (every version so far writes format 1)."""
+    if isinstance(found, int) and not isinstance(found, bool) and found > STATE_FORMAT:
+        return _("this save is newer than this game: it is saved state format {found}, written "
+                 "by a newer version of sorteio, and this one ({version}) reads format "
+                 "{expected}; update the game's sorteio addon to load it").format(
+                     found=found, version=__version__, expected=STATE_FORMAT)
+    return _("saved state format {found!r} is not one any sorteio writes (this version, "
+             "{version}, writes and reads format {expected}): the save is damaged or was not "
+             "made by save; use a state that save returned, unchanged").format(
+                 found=found, version=__version__, expected=STATE_FORMAT)
+
+
 def _id_problem(value: Any) -> Optional[str]:
     """Why ``value`` cannot be echoed back as a request id (None when it can)."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -128,6 +156,13 @@ def _deck_text(params: Dict[str, Any]) -> Optional[str]:
         raise RequestError(protocol.BAD_REQUEST, _("'deck_text' must be the deck's JSON text "
                                                    "or null"))
     return text
+
+
+def _named_source(source: Optional[str], text: Optional[str]) -> str:
+    """How a message names the deck of a request, as ``load_deck`` names it."""
+    if text is not None:
+        return source if source and source.strip() else "(deck)"
+    return str(resolve_deck_path(source or None))
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -350,6 +385,8 @@ class RequestHandler:
         """The reply for an exception raised while answering; a bug is printed, not fatal."""
         if isinstance(exc, RequestError):
             return protocol.error_reply(request_id, exc.code, str(exc))
+        if isinstance(exc, NoDrawableCardError):
+            return protocol.error_reply(request_id, protocol.EMPTY_DECK, str(exc))
         if isinstance(exc, DeckError):
             return protocol.error_reply(request_id, protocol.DECK_ERROR, str(exc))
         if isinstance(exc, SorteioError):
@@ -491,9 +528,11 @@ class RequestHandler:
 
     def _hello(self, request: Dict[str, Any], reply: Dict[str, Any]) -> Dict[str, Any]:
         """A ``ping`` that carried ``lang`` (the hello of a client that names its language) also
-        answers the session's language and the ones we have; an old client's ping is unchanged."""
+        answers the session's language and the ones we have, and ``features``: what this handler
+        takes that older servers did not (``FEATURES``); an old client's ping is unchanged."""
         if reply.get("ok") and request.get("method") == "ping" and request.get("lang") is not None:
-            reply["result"].update(lang=self.lang, languages=list(i18n.LANGUAGES))
+            reply["result"].update(lang=self.lang, languages=list(i18n.LANGUAGES),
+                                   features=list(FEATURES))
         return reply
 
     def _new_match(self, params: Dict[str, Any]) -> Dict[str, Any]:
@@ -519,8 +558,10 @@ class RequestHandler:
                 _("'seed' must be from 0 to {most}, not {seed}").format(most=SEED_LIMIT - 1,
                                                                         seed=seed),
             )
-        deck = load_deck(source or None, in_pieces=self.load_in_pieces,
-                         text=_deck_text(params))
+        text = _deck_text(params)
+        deck = load_deck(source or None, in_pieces=self.load_in_pieces, text=text)
+        # GDD 06 §1: a match draws its cards from the deck; one with none would be 0 cards long.
+        require_drawable(deck, _named_source(source, text))
         stop_point()  # the in-process bridge closed meanwhile: no engine to build (issue 13)
         engine = self.engine_cls(deck, seed=seed)
         result = {
@@ -571,11 +612,7 @@ class RequestHandler:
         if not isinstance(state, dict) or not isinstance(state.get("engine"), dict):
             raise RequestError(protocol.BAD_REQUEST, _("'state' must be a dict returned by save"))
         if state.get("format") != STATE_FORMAT:
-            raise RequestError(
-                protocol.BAD_REQUEST,
-                _("saved state format {format!r} is not {expected}").format(
-                    format=state.get("format"), expected=STATE_FORMAT),
-            )
+            raise RequestError(protocol.BAD_REQUEST, _format_problem(state.get("format")))
         source = state.get("deck")
         if source is not None and not isinstance(source, str):
             raise RequestError(protocol.BAD_REQUEST,
@@ -583,7 +620,15 @@ class RequestHandler:
         deck = load_deck(source or None, in_pieces=self.load_in_pieces,
                          text=_deck_text(params))
         stop_point()  # the in-process bridge closed meanwhile (issue 13)
-        engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
+        try:
+            engine, notes = _load_engine(self.engine_cls, deck, state["engine"])
+        except NotASavedMatch as exc:  # one sentence naming the field, not one per field
+            raise RequestError(protocol.BAD_REQUEST, _(
+                "the saved state's 'engine' is not a saved match ({count} of the {total} fields "
+                "it holds are missing: {fields}): load the 'state' that save returned, "
+                "unchanged").format(count=len(exc.missing), total=exc.total,
+                                    fields=", ".join(exc.missing[:4])
+                                    + (", ..." if len(exc.missing) > 4 else ""))) from None
         seed = state.get("seed")
         valid_seed = isinstance(seed, int) and not isinstance(seed, bool)
         seed = seed if valid_seed and 0 <= seed < SEED_LIMIT else None

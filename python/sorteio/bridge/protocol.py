@@ -32,6 +32,7 @@ UNAUTHORIZED = "unauthorized"  # missing or wrong token
 UNKNOWN_METHOD = "unknown_method"
 NO_MATCH = "no_match"  # a match method before new_match / load
 DECK_ERROR = "deck_error"  # the deck file cannot be used
+EMPTY_DECK = "empty_deck"  # new_match on a deck with no drawable card (GDD 06 §1)
 RULE_ERROR = "rule_error"  # the engine refused (wrong phase, bad option, bad state)
 TIMEOUT = "timeout"  # slow work (a deck read or compiled) passed the server's time bound
 NO_JOB = "no_job"  # simulate_step / simulate_cancel of a job that finished or was cancelled

@@ -14,8 +14,8 @@ from ..wording import Names
 from .percard import DRAW, CardEffect
 from .percard_study import PerCardResult
 
-if TYPE_CHECKING:  # rich is the CLI's (the `cli` extra): the editor's bridges import this module
-    from rich.console import Console  # for per_card_json with only the core installed
+if TYPE_CHECKING:  # rich is the CLI's ("cli" extra): the bridges' Pythons lack it
+    from rich.console import Console
 
 SHOWN = 25  # rows on the terminal; every card is in the files
 

@@ -17,6 +17,7 @@ const ACTION_TIMEOUT_MS := 120000
 const PER_CARD_TIMEOUT_MS := 240000
 const GOOD := "res://decks/bom.sorteio.json"
 const BROKEN := "res://decks/quebrado.sorteio.json"
+const EMPTY := "res://decks/vazio.sorteio.json"
 
 var _panel: Control = null
 var _done: Dictionary = {}
@@ -61,6 +62,10 @@ func _run() -> void:
 		return
 	if _arg("only") == "layout":
 		await _layout()
+		_finish("")
+		return
+	if _arg("only") == "sheets":
+		await _sheets(_arg("out"), _arg("sheets"))
 		_finish("")
 		return
 	await _act(
@@ -214,6 +219,7 @@ func _run() -> void:
 	var shot := _arg("shot")
 	if shot != "":
 		await _shots(shot, out)
+	await _empty_deck()  # last: the shots are of the good deck's table
 	_finish("")
 
 
@@ -224,6 +230,79 @@ func _starting() -> bool:
 		or get_tree().get_frame() < 20
 		or EditorInterface.get_base_control().find_child("SorteioPanel", true, false) == null
 	)
+
+
+## Issue 15's spreadsheet round trip from the panel: export the deck to .xlsx and .csv, import
+## both back, import an edited sheet, undo and redo it, import a sheet with a bad cell; the
+## deck file's md5 at each step. Then the results' CSV in both languages. [param out]: where
+## to export; [param given]: the sheets pytest prepared (edited.xlsx, bad.xlsx).
+func _sheets(out: String, given: String) -> void:
+	_panel.set_deck(GOOD)
+	await _act("table", func() -> void: _panel.load_table())
+	var file := ProjectSettings.globalize_path(GOOD)
+	var history: UndoRedo = get_undo_redo().get_history_undo_redo(
+		get_undo_redo().get_object_history_id(_panel)
+	)
+	var steps: Array = [{"step": "start", "md5": FileAccess.get_md5(file)}]
+	for kind: String in ["xlsx", "csv"]:
+		var sheet := "%s/deck.%s" % [out, kind]
+		await _act("sheet_export", func() -> void: _panel.sheets.export_sheet(sheet))
+		steps.append({"step": "export_" + kind, "status": _panel.status_text()})
+		await _act("sheet_import", func() -> void: _panel.sheets.import_sheet(sheet))
+		steps.append(
+			{
+				"step": "import_" + kind,
+				"md5": FileAccess.get_md5(file),
+				"status": _panel.status_text(),
+				"undo": history.get_current_action_name()
+			}
+		)
+	await _act("sheet_import", func() -> void: _panel.sheets.import_sheet(given + "/edited.xlsx"))
+	var edited := FileAccess.get_md5(file)
+	steps.append(
+		{
+			"step": "edited",
+			"md5": edited,
+			"title": _panel.table.row(0)["titulo"],
+			"status": _panel.status_text(),
+			"undo": history.get_current_action_name()
+		}
+	)
+	await _act("table", func() -> void: history.undo())
+	steps.append(
+		{"step": "undo", "md5": FileAccess.get_md5(file), "title": _panel.table.row(0)["titulo"]}
+	)
+	await _act("table", func() -> void: history.redo())
+	steps.append({"step": "redo", "md5": FileAccess.get_md5(file)})
+	await _act("table", func() -> void: history.undo())
+	await _act(
+		"sheet_import", func() -> void: _panel.sheets.import_sheet(given + "/bad.xlsx"), false
+	)
+	steps.append(
+		{
+			"step": "bad",
+			"md5": FileAccess.get_md5(file),
+			"problems": _panel.row_texts("validate"),
+			"status": _panel.status_text()
+		}
+	)
+	_emit("sheets", steps, 0)
+	var csv := {}
+	for language: String in ["pt_BR", "en"]:
+		ProjectSettings.set_setting(SorteioI18n.SETTING_LANGUAGE, language)
+		var path := "%s/problems_%s.csv" % [out, language]
+		csv[language] = _panel.export_csv("validate", path)
+	ProjectSettings.set_setting(SorteioI18n.SETTING_LANGUAGE, "auto")
+	# A table of numbers as the Simulação tab shows them, in each language's dialect.
+	var writer: GDScript = load("res://addons/sorteio/editor/results_csv.gd")
+	var titles: Array = ["#", "catástrofe", "IC 95%", "Δ", "carta", "campo"]
+	var rows: Array = [
+		["1", "12.5%", "10.1–14.9", "+1.20", "eco-01", "cartas.3.modo"],
+		["2", "7.0%", "+0.40 a +2.10", "-3", 'diz "sim"; ou, não', "4.6.1"]
+	]
+	for language: String in ["pt_BR", "en"]:
+		csv["text_" + language] = writer.call("text", titles, rows, language)
+	_emit("results_csv", csv, 0)
 
 
 func _situations(out: String) -> void:
@@ -548,6 +627,21 @@ func _reimport() -> void:
 	fs.reimport_files(PackedStringArray([BROKEN]))
 	for _i in 10:
 		await get_tree().process_frame
+
+
+## A designer starting a deck from scratch ("cartas": [], which only warns; no match can start on
+## it, README "Rule decisions" 13): the card table opens it empty and adds its first card.
+func _empty_deck() -> void:
+	_panel.set_deck(EMPTY)
+	await _act("table", func() -> void: _panel.load_table())
+	var before: int = _panel.table.card_count()
+	await _act("edit", func() -> void: _panel.add_card())
+	var first: Dictionary = _panel.table.row(0)
+	_emit(
+		"empty_deck",
+		{"before": before, "after": _panel.table.card_count(), "id": first.get("id", "")},
+		0
+	)
 
 
 func _act(action: String, start: Callable, expect_ok: bool = true) -> void:

@@ -52,6 +52,7 @@ var _port := 0
 var _deadline := 0
 var _next_id := 0
 var _status := "idle"
+var _features := []  # what the server's first ping listed (an older server: none)
 
 
 func kind() -> String:
@@ -156,6 +157,12 @@ func wait_ready() -> bool:
 			break
 		OS.delay_msec(5)
 	return _status == "ready"
+
+
+func takes_deck_text() -> bool:
+	# True when the server reads a deck's text in the request (deck_text): its first ping listed
+	# it; a sorteio serve older than that lists no features (docs/protocol.md, "Features").
+	return "deck_text" in _features
 
 
 func max_request_bytes() -> int:
@@ -284,6 +291,8 @@ func _poll_connection() -> void:
 		# Authenticate now: the server closes a connection that sends no request with the token
 		# within its AUTH_TIMEOUT (10 s), and a game may wait longer before its first call.
 		var reply := request("ping", {})
+		var features = reply.get("result", {}).get("features", []) if reply.get("ok") else []
+		_features = features if typeof(features) == TYPE_ARRAY else []
 		if not reply.get("ok", false) and _status == "ready":
 			var error: Dictionary = reply.get("error", {})
 			_fail("the sorteio server refused the first ping: %s" % error.get("message", reply))
