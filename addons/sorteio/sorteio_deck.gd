@@ -22,18 +22,11 @@ extends Resource
 ## The problems found on import, one Dictionary each: [code]severity[/code] ("error" or
 ## "warning"), [code]file[/code], [code]card_id[/code] (or null), [code]field[/code],
 ## [code]message[/code] (as Python's validate request returns them).
-## Stored, not shown in the Inspector as it is (an [code]Array[Dictionary][/code] there reads
-## as nothing): [member summary] shows them, one line each.
-@export_storage var problems: Array[Dictionary] = []
-## What the import found, for the Inspector: whether the deck is valid, how many problems, then
-## one line per problem ([code]erro: carta 'eco-01': cartas.0.modo: ...[/code]), as the Output
-## prints them. Written by the importer; for reading only (an imported
-## resource is never saved).
-@export_multiline var summary: String = ""
+@export var problems: Array[Dictionary] = []
 
 
 func _validate_property(property: Dictionary) -> void:
-	if property.name in ["source_path", "deck_name", "valid", "summary"]:
+	if property.name in ["source_path", "deck_name", "valid", "problems"]:
 		property.usage |= PROPERTY_USAGE_READ_ONLY  # what the import found, not for typing
 
 

@@ -83,7 +83,6 @@ func _import(
 	if deck.json_text == "" and FileAccess.get_open_error() != OK:
 		return FileAccess.get_open_error()
 	validate_into(deck, source_file)
-	deck.summary = summary_text(deck)  # the Inspector's readable view of the problems
 	return ResourceSaver.save(deck, "%s.%s" % [save_path, _get_save_extension()])
 
 
@@ -130,31 +129,6 @@ static func validate_into(deck: SorteioDeck, source_file: String) -> void:
 		print_rich(
 			"[color=%s]%s[/color]" % [ERROR_COLOR, said % [source_file, result["errors"].size()]]
 		)
-
-
-## The text of [member SorteioDeck.summary] for [param deck]: its state, then one line per
-## problem.
-static func summary_text(deck: SorteioDeck) -> String:
-	var head := (
-		SorteioI18n.t("%s: válido") % deck.source_path
-		if deck.valid
-		else SorteioI18n.t("%s: não é válido") % deck.source_path
-	)
-	if deck.problems.is_empty():
-		return head
-	var count := SorteioI18n.t("%d problema(s); edite o arquivo ou o painel Sorteio")
-	var lines: Array[String] = [head + " · " + count % deck.problems.size()]
-	for row: Dictionary in deck.problems:
-		var severity := (
-			SorteioI18n.t("erro") if row.get("severity", "") == "error" else SorteioI18n.t("aviso")
-		)
-		var card := (
-			SorteioI18n.t("carta '%s': ") % row["card_id"] if row.get("card_id") != null else ""
-		)
-		lines.append(
-			"%s: %s%s: %s" % [severity, card, row.get("field", ""), row.get("message", "")]
-		)
-	return "\n".join(lines)
 
 
 static func _print_row(row: Dictionary) -> void:

@@ -570,24 +570,7 @@ func _imported() -> Dictionary:
 				"valid": deck.valid,
 				"name": deck.deck_name,
 				"problems": deck.problems.size(),
-				"text": deck.json_text.length(),
-				"summary": deck.summary,
-				"inspector":
-				(
-					deck
-					. get_property_list()
-					. filter(
-						func(p: Dictionary) -> bool: return p["usage"] & PROPERTY_USAGE_EDITOR != 0
-					)
-					. map(
-						func(p: Dictionary) -> Array:
-							return [
-								p["name"],
-								p["hint"] == PROPERTY_HINT_MULTILINE_TEXT,
-								p["usage"] & PROPERTY_USAGE_READ_ONLY != 0
-							]
-					)
-				)
+				"text": deck.json_text.length()
 			}
 		else:
 			out[path] = {"class": resource.get_class() if resource != null else "null"}
