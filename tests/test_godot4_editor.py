@@ -142,6 +142,16 @@ def test_validate_shows_every_problem_and_selecting_one_selects_its_card_and_fie
     assert editor_run["panel"]["problem_selects_cell"]["data"]["cell"] == [index, column]
 
 
+def test_simulate_on_an_invalid_deck_counts_its_problems_by_their_res_path(editor_run, pt_br):
+    shown = editor_run["panel"]["simulate_broken"]["data"]
+    project = editor_run["project"]
+    errors = python("validate", deck=str(project / "decks" / "quebrado.sorteio.json"))["errors"]
+    status = shown["status"]
+    assert f"{len(errors)} problema(s)" in status and "Problemas" in status
+    assert "res://decks/quebrado.sorteio.json: " in status and errors[0]["field"] in status
+    assert str(project.resolve()) not in status + shown["error"]
+
+
 def test_the_card_table_has_one_row_per_card_with_filter_search_and_sort(editor_run):
     deck = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
     table = editor_run["panel"]["table"]["data"]

@@ -73,6 +73,10 @@ func _run() -> void:
 			_panel.run_validate()
 	)
 	_emit("validate_broken", _panel.results["validate"], _panel.rows("validate"))
+	# Simulate on the invalid deck: the status counts the problems and names the first by its
+	# res:// path (designer QA, issue 15).
+	await _act("simulate", func() -> void: _panel.run_simulate(20, "random"), false)
+	_emit("simulate_broken", {"status": _panel.status_text(), "error": _panel.last_error}, 0)
 	# Choosing a problem loads the card table (the table's action), then selects its cell. Done
 	# inside _act, after it forgets the last "table": the socket bridge reads a reply in place for
 	# its first 2 ms, so when the editor lost the CPU for longer than Python took (a loaded
