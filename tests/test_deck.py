@@ -557,8 +557,18 @@ def test_warning_for_two_options_with_the_same_text_names_the_other_option(base)
     options[1]["texto"] = "  " + options[0]["texto"].upper() + "\n"
     warnings = [w for w in deck_warnings(parse_deck(data)) if w.field.startswith("cartas.0.")]
     assert [w.field for w in warnings] == ["cartas.0.opcoes.1.texto"]
-    assert "same text as option 0" in warnings[0].message
+    # Options numbered from 1, as a designer counts them (QA issue 15: "opção 0"); the field
+    # keeps the file's JSON index (cartas.0.opcoes.1: a path into the file).
+    assert "option 2 has the same text as option 1" in warnings[0].message
     assert warnings[0].card_id == data["cartas"][0]["id"]
+
+
+def test_the_same_text_warning_numbers_options_from_1_in_pt_br(base, pt_br):
+    data = copy.deepcopy(base)
+    options = data["cartas"][0]["opcoes"]
+    options[1]["texto"] = options[0]["texto"]
+    warnings = [w for w in deck_warnings(parse_deck(data)) if w.field.startswith("cartas.0.")]
+    assert "a opção 2 tem o mesmo texto da opção 1" in warnings[0].message
 
 
 def test_a_card_with_text_and_distinct_options_that_move_meters_gets_none_of_them(base):

@@ -146,6 +146,16 @@ def test_validate_shows_every_problem_and_selecting_one_selects_its_card_and_fie
     assert editor_run["panel"]["problem_selects_cell"]["data"]["cell"] == [index, column]
 
 
+def test_simulate_on_an_invalid_deck_counts_its_problems_by_their_res_path(editor_run, pt_br):
+    shown = editor_run["panel"]["simulate_broken"]["data"]
+    project = editor_run["project"]
+    errors = python("validate", deck=str(project / "decks" / "quebrado.sorteio.json"))["errors"]
+    status = shown["status"]
+    assert f"{len(errors)} problema(s)" in status and "Problemas" in status
+    assert "res://decks/quebrado.sorteio.json: " in status and errors[0]["field"] in status
+    assert str(project.resolve()) not in status + shown["error"]
+
+
 def test_the_card_table_has_one_row_per_card_with_filter_search_and_sort(editor_run):
     deck = json.loads(BUILTIN_DECKS["padrao"].read_text("utf-8"))
     table = editor_run["panel"]["table"]["data"]
@@ -177,6 +187,13 @@ def test_table_edits_write_the_file_and_undo_redo_go_through_the_editor(editor_r
                for row in steps["bad_mode"]["problems"])
     # In the panel's language (its bridge speaks pt-BR here: godot_env's SORTEIO_LANG).
     assert "carta 'eco-01': ano: 'dois'" in steps["bad_year"]["error"]
+    # A refused edit typed in the cell ("2,") does not look saved: the stored year is back in
+    # the cell at once, marked with the message, and selected (designer QA, issue 15).
+    refused = steps["refused"]
+    assert refused["md5"] == original
+    assert refused["cell"]["text"] == str(refused["stored"]) != "2,"
+    assert refused["cell"]["marked"] and "'2,'" in refused["cell"]["tooltip"]
+    assert refused["selected"] == [refused["cell"]["index"], "ano"]
     # Everything undone: the deck file is byte for byte what the designer started with.
     assert md5(editor_run["project"] / "decks" / "bom.sorteio.json") == original
 
@@ -341,6 +358,25 @@ def test_only_sorteio_json_files_import_as_decks_validated(editor_run):
     assert log.count("quebrado.sorteio.json não é válido") >= 2
     assert re.search(r"sorteio erro: res://decks/quebrado\.sorteio\.json: carta '[^']+': "
                      r"cartas\.0\.modo", log)
+
+
+def test_an_invalid_deck_is_marked_in_the_filesystem_dock_until_fixed(editor_run, pt_br):
+    # Issue 15: the FileSystem dock marks a .sorteio.json that fails validation (its name in the
+    # error colour, a tooltip naming the first problem, in the dock's tree and in the tooltip
+    # the dock builds); the good deck is not marked, and the mark goes once the deck is fixed.
+    shown = editor_run["panel"]["filesystem_marks"]["data"]
+    broken = shown["broken"]["broken"]
+    assert broken["marked"], shown
+    first = python("validate", deck=str(editor_run["project"] / "decks" /
+                                        "quebrado.sorteio.json"))["errors"][0]
+    tip = broken["tooltip"]
+    assert "res://decks/quebrado.sorteio.json" in tip and first["field"] in tip
+    assert first["message"] in tip and "não é válido" in tip
+    assert any(first["field"] in text for text in shown["broken"]["tooltip_plugin"])
+    assert shown["broken"]["good"] and not shown["broken"]["good"]["marked"]
+    fixed = shown["fixed"]
+    assert not fixed["broken"]["marked"] and "não é válido" not in fixed["broken"]["tooltip"]
+    assert fixed["tooltip_plugin"] == []
 
 
 def test_panel_screenshot_under_xvfb_shows_the_card_table_and_the_simulation(tmp_path):

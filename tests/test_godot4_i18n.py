@@ -163,7 +163,7 @@ USER_TEXT = re.compile(r"[A-Za-zÀ-ÿ]{2,}[ ,:;()'!?]+[A-Za-zÀ-ÿ]{2,}|[À-ÿ]|
 NOT_TEXT = re.compile(r"^(?:[^ ]*[/._][^ ]*|-[-\w=]*)$")
 # Names, not sentences: Godot's class and theme type names, the preset an importer offers, the
 # platform a message names, the product's name.
-NAMES = {"Label", "Editor", "Resource", "Default", "Linux", "Windows", "Sorteio"}
+NAMES = {"Label", "Editor", "Resource", "Default", "Linux", "Windows", "Sorteio", "Tree"}
 # Literals that are read by programs, not people (file: patterns of the literal), and why.
 NOT_FOR_PEOPLE = {
     # Python source run with `python -c`, and the marker its reply starts with

@@ -136,3 +136,19 @@ def test_cli_per_card_ctrl_c_keeps_the_finished_rounds(pt_br):
     assert data["interrupted"] is True and "interrompido" in err
     assert len(data["cards"]) in (0, 95)
     assert (data["rounds"] == 0) == (not data["cards"])
+
+
+def test_the_per_card_row_and_its_sentence_round_the_interval_once():
+    """Designer QA (issue 15): the table showed -1.02 and the sentence -1.03 for one figure,
+    the row having rounded to 3 decimals before the panel rounded to 2. The row carries the
+    figures as measured; the panel (percard_view.gd, "%+.2f") and the sentence round once."""
+    from sorteio.sim.percard import CardEffect
+
+    effect = CardEffect(card_id="c1", mode="m", catastrophe_pct=9.0,
+                        diff_pp=(-1.0251, -2.0251, -0.0251), meters={}, draws_per_match=0.5,
+                        matches=400, discordant=5, flagged=True)
+    row = effect.row()
+    shown = [f"{row[key]:+.2f}" for key in ("diff_pp", "diff_ci95_low_pp", "diff_ci95_high_pp")]
+    assert shown == ["-1.03", "-2.03", "-0.03"]
+    verdict = row["verdict"]
+    assert "1.03" in verdict and "-2.03" in verdict and "-0.03" in verdict

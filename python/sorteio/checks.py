@@ -82,9 +82,11 @@ def deck_warnings(deck: Deck) -> List[Issue]:
                     _("the option moves no meter (only actors' satisfaction, efeitos_atores)"))))
             key = option.texto.strip().casefold()
             if key in seen:
+                # Numbered from 1 as a designer counts (the field keeps the JSON index).
                 out.append(Issue(card.id, f"cartas.{i}.opcoes.{j}.texto", _(
-                    "the option has the same text as option {other}: the player cannot tell the "
-                    "two sides of the screen apart (GDD 05 §3.4)").format(other=seen[key])))
+                    "option {this} has the same text as option {other}: the player cannot tell "
+                    "the two sides of the screen apart (GDD 05 §3.4)").format(
+                        this=j + 1, other=seen[key] + 1)))
             else:
                 seen[key] = j
     return out

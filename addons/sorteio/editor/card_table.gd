@@ -39,6 +39,25 @@ const TITLES: Array[String] = [
 	"opções (texto: efeitos · atores)"  # i18n
 ]
 const CHOICE_COLUMNS: Array[String] = ["modo", "tipo", "status"]
+## Minimum widths (px at editor scale 1) of the short columns: a whole id, mode, year or type,
+## never broken mid-word ("soc-/02" at 1280x800, issue 15 QA); the long columns (title, text,
+## options) share what is left, clipped with the whole text in their tooltip.
+const MIN_WIDTHS := {
+	"id": 130,
+	"titulo": 200,
+	"modo": 150,
+	"ano": 56,
+	"tipo": 100,
+	"ator": 90,
+	"funcao": 90,
+	"status": 110,
+	"texto": 160,
+	"opcoes": 240
+}
+## Columns that take the width left over (their text clipped, the whole of it in the tooltip).
+const EXPANDING: Array[String] = ["titulo", "texto", "opcoes"]
+## Colour of a cell whose edit was refused (the Problemas tab's error colour).
+const REFUSED_COLOR := Color(1.0, 0.47, 0.42)
 
 var _rows: Array[Dictionary] = []
 var _modes: Array[Dictionary] = []
@@ -55,6 +74,9 @@ var _options_dialog: AcceptDialog
 var _options_box: GridContainer
 var _options_index: int = -1
 var _refreshing: bool = false
+## The last refused edit: [code]{index, column, message}[/code] ({} when none): its cell shows
+## the stored value, marked, until the next edit or table.
+var _refused: Dictionary = {}
 
 
 func _init() -> void:
@@ -96,10 +118,12 @@ func _init() -> void:
 	_tree.custom_minimum_size = Vector2(0, 160)
 	for i in COLUMNS.size():
 		_tree.set_column_title(i, SorteioI18n.t(TITLES[i]))
-		_tree.set_column_clip_content(i, false)
-		_tree.set_column_expand(i, COLUMNS[i] in ["titulo", "texto", "opcoes"])
+		_tree.set_column_clip_content(i, COLUMNS[i] in EXPANDING)
+		_tree.set_column_expand(i, COLUMNS[i] in EXPANDING)
 		_tree.set_column_expand_ratio(i, {"opcoes": 5, "texto": 4}.get(COLUMNS[i], 2))
-		_tree.set_column_custom_minimum_width(i, 70 if COLUMNS[i] != "id" else 90)
+		_tree.set_column_custom_minimum_width(
+			i, int(MIN_WIDTHS[COLUMNS[i]] * EditorInterface.get_editor_scale())
+		)
 	_tree.item_edited.connect(_on_item_edited)
 	_tree.item_activated.connect(_on_item_activated)
 	_tree.column_title_clicked.connect(_on_title_clicked)
@@ -115,6 +139,7 @@ func _init() -> void:
 
 ## Shows a whole table ([code]deck_table[/code]'s result, all pages joined in [code]rows[/code]).
 func show_table(table: Dictionary) -> void:
+	_refused = {}
 	_rows.assign(table["rows"])
 	_modes.assign(table["modes"])
 	_types.assign(table["types"])
@@ -127,8 +152,38 @@ func show_table(table: Dictionary) -> void:
 	refresh()
 
 
+## An edit of the cell [param column] of deck index [param index] was refused (Python's
+## [param message]): the cell shows the stored value again at once, marked in the error colour
+## with the message as its tooltip, and is selected, as a problem's cell is.
+func refuse_edit(index: int, column: String, message: String) -> void:
+	if column not in COLUMNS:
+		column = "opcoes"  # an option's text or effects
+	_refused = {"index": index, "column": column, "message": message}
+	refresh()
+	select_field(index, "cartas.%d.%s" % [index, column])
+
+
+## The refused edit shown now: [code]{index, column, message, text, marked}[/code] with the
+## cell's text and whether it is marked ({} when none is shown).
+func refused_cell() -> Dictionary:
+	if _refused.is_empty():
+		return {}
+	var c := COLUMNS.find(str(_refused["column"]))
+	var item := _tree.get_root().get_first_child() if _tree.get_root() != null else null
+	while item != null and int(item.get_metadata(0)) != int(_refused["index"]):
+		item = item.get_next()
+	if item == null or c < 0:
+		return {}
+	var shown := _refused.duplicate()
+	shown["text"] = item.get_text(c)
+	shown["tooltip"] = item.get_tooltip_text(c)
+	shown["marked"] = item.get_custom_color(c) == REFUSED_COLOR
+	return shown
+
+
 ## Empties the table (the deck changed).
 func clear_table() -> void:
+	_refused = {}
 	_rows.clear()
 	_tree.clear()
 	_count.text = ""
@@ -136,6 +191,7 @@ func clear_table() -> void:
 
 ## Patches the rows with [code]deck_edit[/code]'s splices ([code]{at, removed, rows}[/code]).
 func apply_splices(splices: Array) -> void:
+	_refused = {}
 	for splice: Dictionary in splices:
 		var at := int(splice["at"])
 		for _i in int(splice["removed"]):
@@ -248,7 +304,7 @@ func _add_item(root: TreeItem, index: int) -> void:
 	item.set_metadata(0, index)
 	for c in COLUMNS.size():
 		var column := COLUMNS[c]
-		item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD_SMART)
+		item.set_autowrap_mode(c, TextServer.AUTOWRAP_WORD)  # whole words, never "soc-/02"
 		if column in CHOICE_COLUMNS:
 			var choices := _choices(column)
 			var value := str(data.get(column, ""))
@@ -266,6 +322,15 @@ func _add_item(root: TreeItem, index: int) -> void:
 		else:
 			item.set_text(c, str(data.get(column, "")))
 			item.set_editable(c, true)
+		if column in EXPANDING:
+			item.set_autowrap_mode(c, TextServer.AUTOWRAP_OFF)
+			item.set_text_overrun_behavior(c, TextServer.OVERRUN_TRIM_ELLIPSIS)
+			item.set_tooltip_text(c, item.get_text(c))
+	if not _refused.is_empty() and int(_refused["index"]) == index:
+		var refused := COLUMNS.find(str(_refused["column"]))
+		if refused >= 0:
+			item.set_custom_color(refused, REFUSED_COLOR)
+			item.set_tooltip_text(refused, str(_refused["message"]))
 
 
 func _choices(column: String) -> Array[String]:

@@ -156,6 +156,8 @@ func _edit(edits: Array, label: String) -> void:
 	if not reply.get("ok", false) and str(reply.get("error", {}).get("code", "")) == "stale":
 		await load_table()  # changed on disk: show the file as it is now
 	if not _link.answer("edit", reply, false):
+		if edits.size() == 1 and edits[0].get("op") == "set":  # the stored value back, marked
+			table.refuse_edit(int(edits[0]["index"]), str(edits[0]["column"]), _link.last_error)
 		return
 	var result: Dictionary = reply["result"]
 	_after_edit(result)

@@ -80,10 +80,29 @@ func answer(action: String, reply: Dictionary, finish: bool = true) -> bool:
 			action_finished.emit(action, true)
 		return true
 	var error: Dictionary = reply.get("error", {})
-	last_error = str(error.get("message", "?"))
-	set_status(SorteioI18n.t("erro (%s): %s") % [error.get("code", "?"), last_error], ERROR_COLOR)
+	last_error = project_paths(str(error.get("message", "?")))
+	var said := last_error
+	var lines := last_error.split("\n", false)
+	if str(error.get("code", "")) == "deck_error" and lines.size() > 1:
+		# An invalid deck (one problem a line): how many, the first, and where to see them all.
+		said = (
+			SorteioI18n.t(
+				"o baralho tem %d problema(s); o primeiro: %s (a aba Problemas lista todos)"
+			)
+			% [lines.size(), lines[0]]
+		)
+	set_status(SorteioI18n.t("erro (%s): %s") % [error.get("code", "?"), said], ERROR_COLOR)
 	action_finished.emit(action, false)
 	return false
+
+
+## [param text] with the project folder's absolute paths written as [code]res://[/code] paths,
+## the ones the designer knows (Python is given absolute paths and names them in messages).
+static func project_paths(text: String) -> String:
+	var root: String = ProjectSettings.globalize_path("res://")
+	if not root.ends_with("/"):
+		root += "/"
+	return text.replace(root, "res://")
 
 
 ## Shows [param text] on the status line after the deck and the bridge in use, in

@@ -18,11 +18,14 @@ const PANEL := "res://addons/sorteio/editor/panel.gd"
 const DECK_IMPORTER := "res://addons/sorteio/editor/deck_import_plugin.gd"
 ## The export plugin (written beside this file by the export work); registered when present.
 const EXPORT_PLUGIN := "res://addons/sorteio/editor/export_plugin.gd"
+## Marks invalid decks in the FileSystem dock.
+const FILESYSTEM_MARKS := "res://addons/sorteio/editor/filesystem_marks.gd"
 
 ## The Sorteio bottom panel.
 var panel: Control = null
 var _importer: EditorImportPlugin = null
 var _exporter: EditorExportPlugin = null
+var _marks: Node = null
 
 
 func _enable_plugin() -> void:
@@ -48,9 +51,16 @@ func _enter_tree() -> void:
 	panel = panel_script.new()
 	panel.set("undo_redo", get_undo_redo())
 	add_control_to_bottom_panel(panel, "Sorteio")
+	var marks_script: GDScript = load(FILESYSTEM_MARKS)
+	_marks = marks_script.new()
+	_marks.name = "SorteioFileSystemMarks"
+	add_child(_marks)
 
 
 func _exit_tree() -> void:
+	if _marks != null:
+		_marks.free()
+		_marks = null
 	if panel != null:
 		remove_control_from_bottom_panel(panel)
 		panel.free()  # now: at editor exit a queued free never runs (and the bridge closes)

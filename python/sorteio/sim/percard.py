@@ -239,8 +239,10 @@ class CardEffect(NamedTuple):
         out: Dict[str, object] = {
             "card": self.card_id, "mode": self.mode, "matches": self.matches,
             "catastrophe_without_pct": round(self.catastrophe_pct, 3),
-            "diff_pp": round(self.diff_pp[0], 3), "diff_ci95_low_pp": round(self.diff_pp[1], 3),
-            "diff_ci95_high_pp": round(self.diff_pp[2], 3),
+            # As measured, not rounded: a reader rounds once to what it shows (the panel's
+            # "%+.2f" and the verdict's agree: -1.0251 read -1.03 in both, not -1.025 -> -1.02).
+            "diff_pp": self.diff_pp[0], "diff_ci95_low_pp": self.diff_pp[1],
+            "diff_ci95_high_pp": self.diff_pp[2],
             "p_value": float(f"{self.p_value:.4g}"), "q_value_bh": float(f"{self.q_value:.4g}"),
             "flagged": int(self.flagged), "precise": int(self.precise),
             "discordant_matches": self.discordant,

@@ -82,6 +82,10 @@ func _run() -> void:
 			_panel.run_validate()
 	)
 	_emit("validate_broken", _panel.results["validate"], _panel.rows("validate"))
+	# Simulate on the invalid deck: the status counts the problems and names the first by its
+	# res:// path (designer QA, issue 15).
+	await _act("simulate", func() -> void: _panel.run_simulate(20, "random"), false)
+	_emit("simulate_broken", {"status": _panel.status_text(), "error": _panel.last_error}, 0)
 	# Choosing a problem loads the card table (the table's action), then selects its cell. Done
 	# inside _act, after it forgets the last "table": the socket bridge reads a reply in place for
 	# its first 2 ms, so when the editor lost the CPU for longer than Python took (a loaded
@@ -147,6 +151,27 @@ func _run() -> void:
 	await _act("edit", func() -> void: history.undo())
 	await _act("edit", func() -> void: _panel.edit_cell(0, "ano", "dois"), false)
 	steps.append({"step": "bad_year", "error": _panel.last_error, "md5": FileAccess.get_md5(file)})
+	# Typed in the cell as a designer does ("2,"): refused, the stored year back at once, marked.
+	table.sort_by("id")
+	var typed: TreeItem = table._tree.get_root().get_first_child()
+	var year_column: int = table.COLUMNS.find("ano")
+	table._tree.set_selected(typed, year_column)
+	typed.set_text(year_column, "2,")
+	var at := int(typed.get_metadata(0))
+	await _act(
+		"edit",
+		func() -> void: table.cell_edited.emit(at, table.row(at)["id"], "ano", -1, "2,"),
+		false
+	)
+	steps.append(
+		{
+			"step": "refused",
+			"cell": table.refused_cell(),
+			"selected": table.selected_cell(),
+			"stored": table.row(at)["ano"],
+			"md5": FileAccess.get_md5(file)
+		}
+	)
 	_emit("edits", steps, 0)
 	await _act("coverage", func() -> void: _panel.run_coverage())
 	_emit(
@@ -216,6 +241,7 @@ func _run() -> void:
 	_emit("stop", {"busy": _panel.is_busy(), "done": stopped, "after": _panel.progress_value()}, 0)
 	await _reimport()
 	_emit("imported", _imported(), 0)
+	await _filesystem_marks()
 	var shot := _arg("shot")
 	if shot != "":
 		await _shots(shot, out)
@@ -642,6 +668,45 @@ func _empty_deck() -> void:
 		{"before": before, "after": _panel.table.card_count(), "id": first.get("id", "")},
 		0
 	)
+
+
+func _filesystem_marks() -> void:
+	# Issue 15: an invalid deck is marked in the FileSystem dock (colour, tooltip naming its
+	# first problem, in the dock's tree and its tooltip plugin); fixed, the mark goes.
+	var marks: Node = get_tree().root.find_child("SorteioFileSystemMarks", true, false)
+	if marks == null:
+		_finish("no SorteioFileSystemMarks in the editor")
+		return
+	EditorInterface.get_file_system_dock().navigate_to_path(BROKEN)
+	var shown := {}
+	for when: String in ["broken", "fixed"]:
+		var limit := Time.get_ticks_msec() + 5000
+		while Time.get_ticks_msec() < limit:  # the marks are applied again every second
+			await get_tree().process_frame
+		var tip: Control = marks.tooltips._make_tooltip_for_path(BROKEN, {}, VBoxContainer.new())
+		var labels: Array = tip.find_children("*", "Label", true, false).map(
+			func(label: Label) -> String: return label.text
+		)
+		tip.free()
+		shown[when] = {
+			"broken": marks.shown_mark(BROKEN),
+			"good": marks.shown_mark(GOOD),
+			"tooltip_plugin": labels
+		}
+		if when == "broken":  # the designer fixes the deck: the good deck's text, re-imported
+			var path := ProjectSettings.globalize_path(BROKEN)
+			var broken_text := FileAccess.get_file_as_string(path)
+			shown["restore"] = broken_text
+			var out := FileAccess.open(path, FileAccess.WRITE)
+			out.store_string(FileAccess.get_file_as_string(ProjectSettings.globalize_path(GOOD)))
+			out.close()
+			EditorInterface.get_resource_filesystem().reimport_files(PackedStringArray([BROKEN]))
+	var back := FileAccess.open(ProjectSettings.globalize_path(BROKEN), FileAccess.WRITE)
+	back.store_string(shown["restore"])  # broken again for what follows (the screenshots)
+	back.close()
+	shown.erase("restore")
+	EditorInterface.get_resource_filesystem().reimport_files(PackedStringArray([BROKEN]))
+	_emit("filesystem_marks", shown, 0)
 
 
 func _act(action: String, start: Callable, expect_ok: bool = true) -> void:
