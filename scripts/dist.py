@@ -126,10 +126,11 @@ GDExtension with the rules already installed in its own Python
 
 3. The rules' Python, one of:
    - **in-process** (Linux x86-64 with glibc >= 2.35 and the system's libssl 3 / libffi 8):
-     nothing to install. The extension embeds CPython 3.12 with sorteio and pydantic in
-     `addons/godot-python-extension/`; open the project in the editor once (it lists the
-     extension in `.godot/extension_list.cfg`). Exported games carry it (Godot's own Export:
-     the addon's export plugin adds the runtime) and need no Python on the player's machine.
+     nothing to install. The extension embeds CPython 3.12 with sorteio, pydantic and
+     openpyxl (the panel's .xlsx export and import) in `addons/godot-python-extension/`; open
+     the project in the editor once (it lists the extension in `.godot/extension_list.cfg`).
+     Exported games carry it (Godot's own Export: the addon's export plugin adds the runtime,
+     without openpyxl, which a game never uses) and need no Python on the player's machine.
      The game and the Sorteio panel need nothing more; the editor's deck importer (which
      validates a `.sorteio.json` when it is imported) still runs a Python of its own, as the
      socket route below installs it: without one, an import says "could not validate" and

@@ -16,9 +16,12 @@
 # (its wheels must be cp312, like the embedded interpreter) is GDEXTENSION_PYTHON, else
 # python3.12 on PATH, else pyenv's newest 3.12.
 #
-# What goes in: pydantic (cp312 wheels) and sorteio from this checkout WITHOUT its CLI
-# dependencies (click, rich): the bridge imports neither, and a game ships this folder, so it
-# holds what the game imports and nothing else (no pip, no setuptools, no __pycache__).
+# What goes in: pydantic (cp312 wheels) and sorteio from this checkout with its `sheets` extra
+# (openpyxl and et_xmlfile, pure Python: the editor panel's .xlsx export/import runs on this
+# Python) and WITHOUT its CLI dependencies (click, rich): the bridge imports neither. A game
+# ships this folder, so it holds nothing else (no pip, no setuptools, no __pycache__); the
+# addon's export plugin leaves openpyxl and et_xmlfile out of an exported game, which never
+# imports them (addons/sorteio/editor/export_plugin.gd, LEFT_OUT_EDITOR_ONLY).
 # The result is cached in build/gdextension/<key>/, keyed by the archive's checksum, the pydantic
 # spec and the sorteio sources; nothing is ever written beside the archive (../shared is
 # read-only). At run time no system Python is used: the extension embeds its own libpython.
@@ -120,11 +123,12 @@ runtime() {
     mkdir -p "$src"
     cp -a "$ROOT/pyproject.toml" "$ROOT/README.md" "$ROOT/python" "$src/"
     rm -rf "$src/python/sorteio/sim/_ckernel"*.so
-    echo "gdextension: pip ($py) installing $PYDANTIC_SPEC + sorteio (no CLI extras) into $SITE" >&2
+    # One resolution: sorteio's own dependencies (pydantic) and its `sheets` extra (openpyxl,
+    # whose spec lives in pyproject.toml), pydantic held to $PYDANTIC_SPEC.
+    echo "gdextension: pip ($py) installing $PYDANTIC_SPEC + sorteio[sheets] (no CLI extras) into $SITE" >&2
     "$py" -m pip install -q --no-compile --no-warn-script-location --target "$work/$SITE" \
-      "$PYDANTIC_SPEC" >"$work/.pip.log" 2>&1 || die "pip step: installing $PYDANTIC_SPEC failed (see $work/.pip.log)"
-    "$py" -m pip install -q --no-compile --no-deps --no-warn-script-location --target "$work/$SITE" \
-      "$src" >>"$work/.pip.log" 2>&1 || die "pip step: installing sorteio failed (see $work/.pip.log)"
+      "$PYDANTIC_SPEC" "$src[sheets]" >"$work/.pip.log" 2>&1 \
+      || die "pip step: installing $PYDANTIC_SPEC and sorteio[sheets] failed (see $work/.pip.log)"
     rm -rf "$src" "$work/$SITE/bin"
     find "$work/$EXT" -name __pycache__ -type d -prune -exec rm -rf {} +
     # The editor must not scan the runtime: it would take every .py of site-packages for a
@@ -133,9 +137,9 @@ runtime() {
     # The import check runs the build Python isolated, on the runtime's site-packages only; it
     # writes no bytecode into the runtime.
     "$py" -I -B -c 'import sys; sys.path.insert(0, sys.argv[1])
-import sorteio.bridge.inprocess, pydantic
-print("pydantic", pydantic.VERSION)' "$work/$SITE" >"$work/.installed" \
-      || die "import step: sorteio.bridge.inprocess does not import from $SITE"
+import sorteio.bridge.inprocess, pydantic, openpyxl
+print("pydantic", pydantic.VERSION, "openpyxl", openpyxl.__version__)' "$work/$SITE" >"$work/.installed" \
+      || die "import step: sorteio.bridge.inprocess or openpyxl does not import from $SITE"
     echo "$dist" >>"$work/.installed"
     rm -f "$work/.pip.log"
     mv "$work" "$out"

@@ -273,6 +273,11 @@ def test_the_godot4_zip_has_the_addon_the_wheels_and_the_in_process_runtime(dist
     site = [n for n in inside if "/site-packages/sorteio/" in n]
     assert any(n.endswith("/site-packages/sorteio/engine.py") for n in site), "no rules inside"
     assert not [n for n in inside if "/site-packages/click/" in n or "/site-packages/pip/" in n]
+    # The panel's .xlsx in the editor (the runtime's `sheets` extra), with its licence.
+    for package in ("openpyxl/__init__.py", "et_xmlfile/__init__.py", "openpyxl-",
+                    "et_xmlfile-"):
+        assert [n for n in inside if f"/site-packages/{package}" in n], package
+    assert [n for n in inside if "/site-packages/openpyxl-" in n and n.endswith("/LICENCE.rst")]
     assert not [n for n in inside if "__pycache__" in n or n.endswith((".pyc", ".import", ".uid"))]
     for readme in ("addons/sorteio/README.md", "INSTALL.md"):  # links resolve inside the zip
         text = zipfile.ZipFile(dist_zips["godot4"]).read(top + readme).decode("utf-8")

@@ -163,6 +163,12 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
                 "direct_url.json")
     never = [p for p in out.rglob("*") if p.name in left_out]
     assert not never, never
+    # The editor panel's .xlsx packages (scripts/gdextension.sh installs sorteio[sheets] in the
+    # runtime): a game never imports them, so neither they nor their .dist-info are exported.
+    assert (project_site(_project) / "openpyxl").is_dir(), "the runtime lacks the sheets extra"
+    editor_only = [p.name for p in site.iterdir()
+                   if p.name.split("-")[0] in ("openpyxl", "et_xmlfile")]
+    assert not editor_only, editor_only
     strays = [p.name for p in out.iterdir() if ".cpython-" in p.name]
     assert not strays, f"extension modules out of their package beside the game: {strays}"
     packed = _pack_paths(out / "game.pck")
@@ -174,6 +180,10 @@ def test_export_carries_the_runtime_and_nothing_a_game_never_runs(exported):
     assert_no_editor_only_files(packed)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"exported game folder: {size / 1e6:.1f} MB (Python home {_size(home) / 1e6:.1f} MB)")
+
+
+def project_site(project: Path) -> Path:
+    return project / "addons/godot-python-extension/bin/linux-x86_64/python3.12/site-packages"
 
 
 def test_socket_export_carries_the_frozen_server_and_no_in_process_side(exported_socket):

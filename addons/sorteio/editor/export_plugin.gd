@@ -9,7 +9,9 @@ extends EditorExportPlugin
 ## through its [code].gdextension[/code] as usual) and [code]lib/linux-x86_64/[/code], the
 ## embedded Python's home: the standard library ([code]python312.zip[/code],
 ## [code]lib-dynload[/code]) and [code]site-packages[/code] with sorteio and pydantic, without
-## pip, setuptools, tests or [code]__pycache__[/code], plus the addon's
+## pip, setuptools, tests or [code]__pycache__[/code], and without [constant LEFT_OUT_EDITOR_ONLY]
+## (openpyxl and et_xmlfile, with their [code].dist-info[/code] folders: the runtime carries them
+## for the editor panel's .xlsx export and import, which a game never runs), plus the addon's
 ## [code]python/upstream_fixes.py[/code] as [code]site-packages/sitecustomize.py[/code] (an
 ## exported game's autoloads reach the extension before the addon's Python side loads; refused
 ## if the project's runtime has a sitecustomize.py of its own). Into the pack go the extension's
@@ -45,6 +47,12 @@ const EXTENSION_DIR := "res://addons/godot-python-extension"
 const RUNTIME_DIR := EXTENSION_DIR + "/bin/linux-x86_64"
 ## What a game never imports from site-packages (folder names, at any depth).
 const LEFT_OUT := ["__pycache__", "pip", "setuptools", "_distutils_hack", "tests", "test"]
+## The editor panel's spreadsheet packages (the [code]sheets[/code] extra that
+## [code]scripts/gdextension.sh[/code] installs in the runtime, for the .xlsx export and import):
+## a game never imports them ([code]sorteio.bridge.handler[/code] imports the designer side, and
+## through it openpyxl, only for the panel's requests), so they stay out of an exported
+## site-packages, and so do their [code]<name>-<version>.dist-info[/code] folders.
+const LEFT_OUT_EDITOR_ONLY := ["openpyxl", "et_xmlfile"]
 ## Files never copied: the editor's marker, and pip's record of where a package was installed
 ## from (a folder of the machine that built the runtime).
 const LEFT_OUT_FILES := [".gdignore", "direct_url.json"]
@@ -267,9 +275,19 @@ func _export_end() -> void:
 	DirAccess.remove_absolute(_python_home.path_join("python3.12/.gdignore"))
 	var site: String = _python_home.path_join("python3.12/site-packages")
 	for folder: String in DirAccess.get_directories_at(site):
-		if folder.ends_with(".dist-info"):
+		if editor_only(folder):
+			_remove_tree(site.path_join(folder))  # upstream's copy brings them back
+		elif folder.ends_with(".dist-info"):
 			DirAccess.remove_absolute(site.path_join(folder).path_join("direct_url.json"))
 	_python_home = ""
+
+
+## Whether a site-packages folder is one of [constant LEFT_OUT_EDITOR_ONLY] or the
+## [code]<name>-<version>.dist-info[/code] folder of one.
+static func editor_only(folder: String) -> bool:
+	if folder in LEFT_OUT_EDITOR_ONLY:
+		return true
+	return folder.ends_with(".dist-info") and folder.get_slice("-", 0) in LEFT_OUT_EDITOR_ONLY
 
 
 func _remove_refused_export() -> void:
@@ -340,5 +358,5 @@ func _copy_tree(from: String, to: String) -> void:
 		if file not in LEFT_OUT_FILES:
 			_copy(from.path_join(file), to.path_join(file))
 	for folder: String in DirAccess.get_directories_at(from):
-		if folder not in LEFT_OUT:
+		if folder not in LEFT_OUT and not editor_only(folder):
 			_copy_tree(from.path_join(folder), to.path_join(folder))
