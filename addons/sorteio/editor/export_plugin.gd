@@ -276,7 +276,7 @@ func _export_end() -> void:
 	var site: String = _python_home.path_join("python3.12/site-packages")
 	for folder: String in DirAccess.get_directories_at(site):
 		if editor_only(folder):
-			_remove_tree(site.path_join(folder))  # upstream's copy brings them back
+			_remove_tree(site.path_join(folder))  # when upstream's copy ran too
 		elif folder.ends_with(".dist-info"):
 			DirAccess.remove_absolute(site.path_join(folder).path_join("direct_url.json"))
 	_python_home = ""
