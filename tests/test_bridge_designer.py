@@ -272,10 +272,10 @@ def test_designer_requests_work_over_json_text_as_the_in_process_bridge_sends_th
 
 
 def test_the_panels_requests_need_none_of_the_cli_extras(tmp_path):
-    """The Godot 4 panel runs on the GDExtension's Python, which has sorteio and pydantic only
-    (scripts/gdextension.sh: no `cli` or `report` extras). Every panel request, the per-card
-    study included (it once imported rich at the top of its report module), works with click,
-    rich and matplotlib unimportable."""
+    """The Godot 4 panel runs on the GDExtension's Python, which has sorteio, pydantic and the
+    `sheets` extra's openpyxl only (scripts/gdextension.sh: no `cli` or `report` extras).
+    Every panel request, the per-card study included (it once imported rich at the top of its
+    report module), works with click, rich and matplotlib unimportable."""
     code = r'''
 import importlib.abc, json, sys
 class Blocked(importlib.abc.MetaPathFinder):
