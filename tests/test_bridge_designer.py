@@ -64,6 +64,45 @@ def test_a_game_importing_the_handler_does_not_load_the_designer_modules():
     assert out == ["False", "False"]
 
 
+def test_a_games_requests_never_import_openpyxl():
+    """The Godot 4 runtime carries openpyxl for the panel's .xlsx only: the addon's export
+    plugin leaves it out of an exported game (export_plugin.gd LEFT_OUT_EDITOR_ONLY). So every
+    request a game makes (a whole match, a save and its load) runs with openpyxl and
+    et_xmlfile unimportable, and leaves the sheets and designer modules unloaded."""
+    code = r'''
+import importlib.abc, sys
+class Blocked(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("openpyxl", "et_xmlfile"):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Blocked())
+from sorteio.bridge.handler import RequestHandler
+h = RequestHandler()
+def ok(method, **params):
+    reply = h.handle({"id": 1, "method": method, "params": params})
+    assert reply["ok"], (method, reply)
+    return reply["result"]
+ok("ping", lang="pt_BR")
+ok("new_match", seed=3)
+saved = ok("save")
+ok("load", state=saved["state"])
+while ok("state")["ending"] is None:
+    ok("start_turn")
+    while True:
+        result = ok("draw")
+        if result["draw"] is None:
+            break
+        if ok("choose", option=result["draw"]["option_order"][0])["ending"] is not None:
+            break
+ok("end_match")
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("openpyxl", "et_xmlfile")
+             or m.startswith(("sorteio.sheets", "sorteio.bridge.designer"))))
+'''
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split() == ["[]"], out.stdout
+
+
 def test_validate_a_good_deck_has_no_errors_and_a_summary():
     result = ok(RequestHandler(), "validate", deck="padrao")
     assert result["valid"] is True and result["errors"] == []
