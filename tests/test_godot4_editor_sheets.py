@@ -6,7 +6,9 @@ The probe (tests/godot4/editor_probe, ``--only=sheets``) exports the project's d
 and .csv, imports both back, imports a sheet with one cell edited, undoes and redoes that
 import through the editor's undo history, and imports a sheet with a bad cell; it prints the
 deck file's md5 at every step. pytest prepares the edited and bad sheets with Python's own
-exporter and openpyxl (the cell a designer would change in Excel).
+exporter and openpyxl (the cell a designer would change in Excel). Each test runs twice: on
+the socket bridge, and with the Python GDExtension installed, the panel then on the extension's
+own Python in the editor's process (its runtime carries openpyxl: scripts/gdextension.sh).
 """
 
 import hashlib
