@@ -108,7 +108,10 @@ def main() -> None:
         deck = tmp / "designer" / "decks" / "bom.sorteio.json"
         report["cli"] = [cli_run(deck, args, 1), cli_run(deck, args, None)]
         report["load_after"] = _load()
-    cli_ranking = report["cli"][0]["ranking"]
+    def same(ranking: list) -> list:  # Godot's JSON keeps 15 significant digits of a float
+        return [[card, round(diff, 9)] for card, diff in ranking]
+
+    cli_ranking = same(report["cli"][0]["ranking"])
     for run in report["panel"]:
         stats = run["stats"]
         share = stats["python_ms"] / 1000 / run["wall_s"]
@@ -119,7 +122,7 @@ def main() -> None:
               f"{run['frames']} frames (longest {run['longest_frame_ms']} ms), "
               f"0.1 s timer fired {run['timer_ticks']}x, progress reply <= "
               f"{stats['reply_chars_max']} chars, {run['matches']:,} matches, ranking "
-              f"{'= CLI' if run['ranking'] == cli_ranking else '!= CLI'}")
+              f"{'= CLI' if same(run['ranking']) == cli_ranking else '!= CLI'}")
     for run in report["cli"]:
         print(f"CLI --jobs {run['jobs']}: {run['wall_s']:6.1f} s wall, {run['cpu_s']:5.1f} s CPU, "
               f"{run['matches']:,} matches")

@@ -94,8 +94,10 @@ $root/versions/3.12*): install one (pyenv install 3.12, or apt/python.org) or se
 }
 
 sources_checksum() {
-  (cd "$ROOT" && { echo "$PYDANTIC_SPEC"; find pyproject.toml scripts/gdextension.sh python/sorteio -type f \
-    \( -name '*.py' -o -name '*.sh' -o -name '*.json' -o -name '*.toml' -o -name '*.typed' \) -print0 \
+  # Every file the runtime is built from: the kernel's C source and setup.py, the catalogs too.
+  (cd "$ROOT" && { echo "$PYDANTIC_SPEC"; find pyproject.toml setup.py scripts/gdextension.sh python/sorteio -type f \
+    \( -name '*.py' -o -name '*.sh' -o -name '*.json' -o -name '*.toml' -o -name '*.typed' \
+       -o -name '*.c' -o -name '*.mo' \) -print0 \
     | sort -z | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)
 }
 
@@ -121,12 +123,18 @@ runtime() {
     # A copy of the sources: pip builds in the source tree, and the checkout stays untouched.
     local src="$work/.src"
     mkdir -p "$src"
-    cp -a "$ROOT/pyproject.toml" "$ROOT/README.md" "$ROOT/python" "$src/"
+    # setup.py too: it builds the compiled simulation kernel for this cp312 (the editor panel's
+    # simulations and per-card study run on this Python; without it they fell to the pure-Python
+    # kernel, ~60x slower than the CLI). It is optional, as in `make setup`: no compiler, no
+    # kernel, same numbers. LDSHARED/CFLAGS keep this machine's paths out of the .so (no
+    # pyenv rpath, no debug info naming the build folder): the runtime goes into zips and games.
+    cp -a "$ROOT/pyproject.toml" "$ROOT/README.md" "$ROOT/setup.py" "$ROOT/python" "$src/"
     rm -rf "$src/python/sorteio/sim/_ckernel"*.so
     # One resolution: sorteio's own dependencies (pydantic) and its `sheets` extra (openpyxl,
     # whose spec lives in pyproject.toml), pydantic held to $PYDANTIC_SPEC.
     echo "gdextension: pip ($py) installing $PYDANTIC_SPEC + sorteio[sheets] (no CLI extras) into $SITE" >&2
-    "$py" -m pip install -q --no-compile --no-warn-script-location --target "$work/$SITE" \
+    LDSHARED="${CC:-gcc} -shared" CFLAGS="-g0" \
+      "$py" -m pip install -q --no-compile --no-warn-script-location --target "$work/$SITE" \
       "$PYDANTIC_SPEC" "$src[sheets]" >"$work/.pip.log" 2>&1 \
       || die "pip step: installing $PYDANTIC_SPEC and sorteio[sheets] failed (see $work/.pip.log)"
     rm -rf "$src" "$work/$SITE/bin"
@@ -138,7 +146,9 @@ runtime() {
     # writes no bytecode into the runtime.
     "$py" -I -B -c 'import sys; sys.path.insert(0, sys.argv[1])
 import sorteio.bridge.inprocess, pydantic, openpyxl
-print("pydantic", pydantic.VERSION, "openpyxl", openpyxl.__version__)' "$work/$SITE" >"$work/.installed" \
+from sorteio.sim import ckernel
+print("pydantic", pydantic.VERSION, "openpyxl", openpyxl.__version__,
+      "kernel", "compiled" if ckernel.available() else "pure: " + ckernel.unavailable_reason())' "$work/$SITE" >"$work/.installed" \
       || die "import step: sorteio.bridge.inprocess or openpyxl does not import from $SITE"
     echo "$dist" >>"$work/.installed"
     rm -f "$work/.pip.log"

@@ -14,11 +14,17 @@ CI=true a missing engine or runtime is a failure (tests/engines.py; scripts/gdex
 """
 
 import json
+import subprocess
 
 import pytest
 
 from godot4_harness import import_project, make_project, run_script, user_dir
-from godot4_python_runtime import NOISE, install_extension, only_upstream_tracebacks
+from godot4_python_runtime import (
+    NOISE,
+    gdextension_runtime,
+    install_extension,
+    only_upstream_tracebacks,
+)
 
 pytestmark = pytest.mark.godot
 
@@ -210,3 +216,19 @@ def test_a_save_of_a_deck_made_in_code_loads_back_in_process(project, tmp_path):
         "a deck_resource made in code takes a save of deck \"\"",
         "a deck with no card is refused with empty_deck (GDD 06 §1), no match started",
     )
+
+
+def test_the_runtime_carries_the_compiled_kernel_for_the_editors_simulations():
+    """The editor panel's simulations and per-card study run on this runtime's Python (issue 15):
+    scripts/gdextension.sh builds sorteio's compiled kernel for its cp312 (it once left setup.py
+    out of the copy pip built from, so the pure-Python kernel, ~60x slower, played there). The
+    script's own import check, run by the runtime's CPython 3.12 on its site-packages, says
+    which kernel it found; the .so carries no rpath of this machine."""
+    runtime = gdextension_runtime()
+    assert "kernel compiled" in (runtime / ".installed").read_text("utf-8")
+    built = list(runtime.glob("addons/godot-python-extension/bin/linux-x86_64/python3.12/"
+                              "site-packages/sorteio/sim/_ckernel.cpython-312-*.so"))
+    assert len(built) == 1, built
+    dynamic = subprocess.run(["readelf", "-d", str(built[0])], capture_output=True, text=True,
+                             check=True).stdout
+    assert "RPATH" not in dynamic and "RUNPATH" not in dynamic, dynamic
