@@ -116,14 +116,14 @@ func _init() -> void:
 	_tree.select_mode = Tree.SELECT_SINGLE
 	_tree.size_flags_vertical = SIZE_EXPAND_FILL
 	_tree.custom_minimum_size = Vector2(0, 160)
+	# The editor's scale exists only in the editor (a game or test script may build the table).
+	var editor_scale: float = EditorInterface.get_editor_scale() if Engine.is_editor_hint() else 1.0
 	for i in COLUMNS.size():
 		_tree.set_column_title(i, SorteioI18n.t(TITLES[i]))
 		_tree.set_column_clip_content(i, COLUMNS[i] in EXPANDING)
 		_tree.set_column_expand(i, COLUMNS[i] in EXPANDING)
 		_tree.set_column_expand_ratio(i, {"opcoes": 5, "texto": 4}.get(COLUMNS[i], 2))
-		_tree.set_column_custom_minimum_width(
-			i, int(MIN_WIDTHS[COLUMNS[i]] * EditorInterface.get_editor_scale())
-		)
+		_tree.set_column_custom_minimum_width(i, int(MIN_WIDTHS[COLUMNS[i]] * editor_scale))
 	_tree.item_edited.connect(_on_item_edited)
 	_tree.item_activated.connect(_on_item_activated)
 	_tree.column_title_clicked.connect(_on_title_clicked)
