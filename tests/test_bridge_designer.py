@@ -64,16 +64,11 @@ def test_a_game_importing_the_handler_does_not_load_the_designer_modules():
     assert out == ["False", "False"]
 
 
-def test_a_games_requests_never_import_openpyxl():
-    """The Godot 4 runtime carries openpyxl for the panel's .xlsx only: the addon's export
-    plugin leaves it out of an exported game (export_plugin.gd LEFT_OUT_EDITOR_ONLY). So every
-    request a game makes (a whole match, a save and its load) runs with openpyxl and
-    et_xmlfile unimportable, and leaves the sheets and designer modules unloaded."""
-    code = r'''
+BLOCKING_HANDLER = r'''
 import importlib.abc, sys
 class Blocked(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("openpyxl", "et_xmlfile"):
+        if name.split(".")[0] in BLOCKED:
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Blocked())
 from sorteio.bridge.handler import RequestHandler
@@ -82,6 +77,23 @@ def ok(method, **params):
     reply = h.handle({"id": 1, "method": method, "params": params})
     assert reply["ok"], (method, reply)
     return reply["result"]
+'''
+
+
+def run_without(packages, body):
+    """Python runs BODY (which calls `ok(method, **params)` on a RequestHandler) in a child
+    process where importing any of PACKAGES fails, as in a runtime that lacks them."""
+    code = f"BLOCKED = {tuple(packages)!r}\n" + BLOCKING_HANDLER + body
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          encoding="utf-8", timeout=300)
+
+
+def test_a_games_requests_never_import_openpyxl():
+    """The Godot 4 runtime carries openpyxl for the panel's .xlsx only: the addon's export
+    plugin leaves it out of an exported game (export_plugin.gd LEFT_OUT_EDITOR_ONLY). So every
+    request a game makes (a whole match, a save and its load) runs with openpyxl and
+    et_xmlfile unimportable, and leaves the sheets and designer modules unloaded."""
+    code = r'''
 ok("ping", lang="pt_BR")
 ok("new_match", seed=3)
 saved = ok("save")
@@ -98,7 +110,7 @@ ok("end_match")
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("openpyxl", "et_xmlfile")
              or m.startswith(("sorteio.sheets", "sorteio.bridge.designer"))))
 '''
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    out = run_without(("openpyxl", "et_xmlfile"), code)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split() == ["[]"], out.stdout
 
@@ -316,18 +328,6 @@ def test_the_panels_requests_need_none_of_the_cli_extras(tmp_path):
     Every panel request, the per-card study included (it once imported rich at the top of its
     report module), works with click, rich and matplotlib unimportable."""
     code = r'''
-import importlib.abc, json, sys
-class Blocked(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("rich", "click", "matplotlib"):
-            raise ImportError("blocked: " + name)
-sys.meta_path.insert(0, Blocked())
-from sorteio.bridge.handler import RequestHandler
-h = RequestHandler()
-def ok(method, **params):
-    reply = h.handle({"id": 1, "method": method, "params": params})
-    assert reply["ok"], (method, reply)
-    return reply["result"]
 ok("validate", deck="padrao")
 ok("lint", deck="padrao")
 ok("preview", deck="padrao", seed=1)
@@ -341,6 +341,5 @@ for extra in ({"matches": 200, "sweep": ["teto_obrigatorias=2..3"]},
     assert step["result"], step
 print("panel requests ok")
 '''
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          encoding="utf-8", timeout=300)
+    proc = run_without(("rich", "click", "matplotlib"), code)
     assert proc.returncode == 0 and "panel requests ok" in proc.stdout, proc.stderr[-3000:]
