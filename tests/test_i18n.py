@@ -254,9 +254,13 @@ def test_clicks_own_usage_errors_follow_the_language():
 ])
 def test_clicks_plural_usage_errors_follow_the_language(args, pt, en):
     """click says these with ngettext, which finds only a catalog entry with a plural: as two
-    plain entries they stayed English in a pt-BR run (QA pass 15)."""
-    assert pt in sorteio("--lang", "pt-BR", *args, check_code=2).stderr
-    assert en in sorteio("--lang", "en", *args, check_code=2).stderr
+    plain entries they stayed English in a pt-BR run (QA pass 15). Quotes aside: click 8.1
+    (the last on CPython 3.8) says "Did you mean --policy?", later ones quote the option."""
+    def bare(text):
+        return text.replace("'", "")
+
+    assert bare(pt) in bare(sorteio("--lang", "pt-BR", *args, check_code=2).stderr)
+    assert bare(en) in bare(sorteio("--lang", "en", *args, check_code=2).stderr)
 
 
 @pytest.mark.parametrize(("lang", "heading", "mandatory"), [
